@@ -1,0 +1,44 @@
+"""The bot interface, the random bot, and the loop that lets bots play their seats."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any
+
+from osteria.engine import Match
+
+
+class Bot(ABC):
+    """A player of one seat. It sees the seat's observation and the legal actions, nothing else."""
+
+    name = "bot"
+
+    @abstractmethod
+    def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
+        """One of ``legal_actions``."""
+
+
+class RandomBot(Bot):
+    """Plays a uniformly random legal action: the baseline every other bot must beat."""
+
+    name = "random"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
+        return self.rng.choice(legal_actions)
+
+
+def play_bots(match: Match, bots: Mapping[int, Bot]) -> None:
+    """Let bots act while the seat that decides has one; return when a seat without one
+    must act, or when the match is over. The bot sees only its own seat's observation."""
+    while not match.finished:
+        seat = match.decider
+        if seat is None or seat not in bots:
+            return
+        observation = match.observation(seat)
+        legal = observation["legal_actions"]
+        match.play(bots[seat].act(observation, legal))

@@ -1,0 +1,162 @@
+"""Cards, suits, ranks and decks, with the two-character notation of the osteria/1 format.
+
+A card is a small integer: ``suit * 13 + rank``, where ``rank`` indexes the thirteen ranks of
+the 52-card deck (``A 2 3 4 5 6 7 8 9 X F C R``). The 40-card Italian deck is the same numbering
+without 8, 9 and X, so one numbering, one notation and one canonical order (suits ``d c s b``,
+ranks ``A`` to ``R``) serve every game. A set of cards is an integer bitmask with bit ``card``
+set, which makes hands, played cards and suits cheap to copy, intersect and count.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+SUITS = "dcsb"
+RANKS = "A23456789XFCR"
+RANKS_40 = "A234567FCR"
+
+DENARI, COPPE, SPADE, BASTONI = range(4)
+
+SUIT_NAMES = {
+    "it": ("denari", "coppe", "spade", "bastoni"),
+    "en": ("coins", "cups", "swords", "clubs"),
+}
+RANK_NAMES = {
+    "it": ("asso", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci",
+           "fante", "cavallo", "re"),
+    "en": ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+           "jack", "knight", "king"),
+}
+# The French suits that Italian players themselves use as equivalents: they render in any terminal.
+SUIT_SYMBOLS = ("♦", "♥", "♠", "♣")
+LANGUAGES = tuple(SUIT_NAMES)
+
+SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4))
+
+
+def card(rank: str, suit: str) -> int:
+    """The card of a rank letter and a suit letter: ``card("3", "d")``."""
+    return SUITS.index(suit) * 13 + RANKS.index(rank)
+
+
+def suit_of(c: int) -> int:
+    return c // 13
+
+
+def rank_of(c: int) -> int:
+    return c % 13
+
+
+def _rank_tables() -> tuple[tuple[int, ...], ...]:
+    """For each 13-bit value, the rank indices of its set bits, lowest first."""
+    table: list[tuple[int, ...]] = [()]
+    for value in range(1, 1 << 13):
+        low = value & -value
+        table.append((low.bit_length() - 1, *table[value ^ low]))
+    return tuple(table)
+
+
+_RANKS_OF_BITS = _rank_tables()
+# Per suit, per 13-bit value: the cards as a tuple, so listing a hand is four lookups.
+_SUIT_CARDS = tuple(
+    tuple(tuple(s * 13 + r for r in ranks) for ranks in _RANKS_OF_BITS) for s in range(4)
+)
+_D, _C, _S, _B = _SUIT_CARDS
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bitmask in canonical order."""
+    return [*_D[mask & 0x1FFF], *_C[(mask >> 13) & 0x1FFF], *_S[(mask >> 26) & 0x1FFF],
+            *_B[(mask >> 39) & 0x1FFF]]
+
+
+def suit_cards(mask: int, suit: int) -> tuple[int, ...]:
+    """The cards of one suit in a bitmask, in canonical order."""
+    return _SUIT_CARDS[suit][(mask >> (13 * suit)) & 0x1FFF]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def card_str(c: int) -> str:
+    """The notation of a card: rank then suit, ``3d``."""
+    return RANKS[c % 13] + SUITS[c // 13]
+
+
+CARD_STRINGS = tuple(card_str(c) for c in range(52))
+_PARSE = {s: c for c, s in enumerate(CARD_STRINGS)}
+
+
+def parse_card(text: str) -> int:
+    """The card of its notation; ValueError, saying what is wrong, for anything else."""
+    c = _PARSE.get(text)
+    if c is None:
+        raise ValueError(f"{text!r} is not a card: expected a rank of {RANKS} and a suit of {SUITS}, "
+                         "as in 3d or Rb")
+    return c
+
+
+def card_name(c: int, lang: str = "it") -> str:
+    """The card's full name: ``tre di denari``, ``three of coins``."""
+    rank, suit = RANK_NAMES[lang][c % 13], SUIT_NAMES[lang][c // 13]
+    return f"{rank} di {suit}" if lang == "it" else f"{rank} of {suit}"
+
+
+def card_symbol(c: int) -> str:
+    """A compact display form: ``3♦``."""
+    return RANKS[c % 13] + SUIT_SYMBOLS[c // 13]
+
+
+def sorted_cards(cards: Iterable[int]) -> list[int]:
+    """Cards in canonical order (suits d c s b, ranks A to R): the order records use."""
+    return sorted(cards)
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    cards: tuple[int, ...]
+
+    @property
+    def mask(self) -> int:
+        return mask_of(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __contains__(self, c: object) -> bool:
+        return c in self.cards
+
+
+ITALIAN_40 = Deck("italiana-40", tuple(card(r, s) for s in SUITS for r in RANKS_40))
+VENETA_52 = Deck("veneta-52", tuple(range(52)))
+
+
+def make_rng(seed: int | str | None) -> random.Random:
+    """A reproducible generator for a seed; the operating system's cryptographic one without."""
+    if seed is None:
+        return random.SystemRandom()
+    if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+        raise TypeError(f"a seed is an integer or a string, not {type(seed).__name__}")
+    return random.Random(seed)
+
+
+def deal(rng: random.Random, deck: Deck, sizes: Sequence[int]) -> tuple[list[list[int]], list[int]]:
+    """Shuffle the deck and hand out packets of the given sizes; the rest is returned in order."""
+    cards = list(deck.cards)
+    rng.shuffle(cards)
+    hands, start = [], 0
+    for size in sizes:
+        hands.append(sorted(cards[start:start + size]))
+        start += size
+    return hands, cards[start:]

@@ -1,0 +1,409 @@
+"""The game-independent model of a match of a trick-taking card game.
+
+A game module provides two things: a :class:`Game` (its options, how cards are dealt, how a deal
+begins, who deals next and when the match is over) and a :class:`Deal` (one deal in progress:
+who is to move, the legal actions, applying one, what each seat may see, and the deal's
+result). :class:`Match` strings deals together into the public API: actions as the strings of
+the osteria/1 format, observations, results and records. The engine knows no game.
+
+The fast path for search and simulation is the :class:`Deal` itself: actions are integers,
+``legal()`` lists them, ``apply()`` plays one, and ``copy()`` is cheap.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from osteria.cards import CARD_STRINGS, Deck, make_rng, parse_card
+
+JSON = Any
+
+
+class RulesError(ValueError):
+    """An unknown game, an unknown option, a bad option value or an impossible deal."""
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now; the message says why."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rules option: its default, and either the values it may take or a check of one."""
+
+    name: str
+    default: JSON
+    choices: tuple[JSON, ...] | None = None
+    check: Callable[[JSON], str | None] | None = None
+    doc: str = ""
+
+    def validate(self, game: str, value: JSON) -> JSON:
+        # bool is an int in Python: keep true/false and 1/0 apart.
+        if self.choices is not None and not any(value == c and type(value) is type(c) for c in self.choices):
+                allowed = ", ".join(_show(c) for c in self.choices)
+                raise RulesError(f"{game}: option {self.name!r} cannot be {_show(value)}; "
+                                 f"allowed: {allowed}")
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise RulesError(f"{game}: option {self.name!r} cannot be {_show(value)}: {problem}")
+        return value
+
+
+def _show(value: JSON) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
+@dataclass
+class DealResult:
+    """How one deal ended, in the terms of the replay output of the osteria/1 format."""
+
+    outcome: str
+    points: list[int]
+    delta: list[int]
+    # What a later deal or the match needs beyond the replay output (a carried-over tally...).
+    carry: dict[str, JSON] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, JSON]:
+        return {"outcome": self.outcome, "points": list(self.points), "delta": list(self.delta)}
+
+
+class Deal(ABC):
+    """One deal in progress. Actions are integers; the game maps them to and from strings."""
+
+    seats: int
+    dealer: int
+    to_move: int | None
+    history: list[tuple[int, int]]
+
+    @abstractmethod
+    def legal(self) -> list[int]:
+        """The legal actions of the seat to move, in a stable order."""
+
+    @abstractmethod
+    def apply(self, action: int) -> None:
+        """Play a legal action of the seat to move. Legality is the caller's to check."""
+
+    @abstractmethod
+    def copy(self) -> Deal:
+        """An independent copy, for search."""
+
+    @property
+    def over(self) -> bool:
+        return self.to_move is None
+
+    @abstractmethod
+    def action_str(self, action: int) -> str:
+        """The osteria/1 string of an action."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> int:
+        """The action of a string; IllegalAction if it names no action of this game."""
+
+    @abstractmethod
+    def why_illegal(self, action: int) -> str:
+        """Why an action that is not among ``legal()`` cannot be played now."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> dict[str, JSON]:
+        """What ``seat`` may know of this deal, JSON-serialisable."""
+
+    @abstractmethod
+    def result(self) -> DealResult:
+        """The result of a finished deal."""
+
+    def decider(self, seat: int) -> int:
+        """The seat that chooses for ``seat`` (a dummy's partner chooses for the dummy)."""
+        return seat
+
+
+class Game(ABC):
+    """The rules of one game with its options."""
+
+    name: ClassVar[str]
+    deck: ClassVar[Deck]
+    seat_counts: ClassVar[tuple[int, ...]]
+    default_seats: ClassVar[int]
+    option_specs: ClassVar[tuple[Option, ...]]
+    stock_roles: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, seats: int | None = None, **options: JSON) -> None:
+        self.seats = self.default_seats if seats is None else seats
+        if self.seats not in self.seat_counts:
+            counts = ", ".join(map(str, self.seat_counts))
+            raise RulesError(f"{self.name} is played by {counts} players, not {self.seats}")
+        specs = {spec.name: spec for spec in self.option_specs}
+        for name in options:
+            if name not in specs:
+                known = ", ".join(specs) or "none"
+                raise RulesError(f"{self.name}: unknown option {name!r}; options: {known}")
+        self.options: dict[str, JSON] = {
+            name: spec.validate(self.name, options.get(name, spec.default))
+            for name, spec in specs.items()
+        }
+        self.check_options()
+
+    def check_options(self) -> None:  # noqa: B027 - most games need no such check
+        """Checks that concern several options, or options and the number of seats."""
+
+    def changed_options(self) -> dict[str, JSON]:
+        """The options that differ from the defaults: what a record lists."""
+        return {spec.name: self.options[spec.name] for spec in self.option_specs
+                if self.options[spec.name] != spec.default}
+
+    @abstractmethod
+    def hand_sizes(self) -> list[int]:
+        """How many cards each seat is dealt."""
+
+    def deal_cards(self, rng: random.Random) -> tuple[list[list[int]], dict[str, list[int]]]:
+        """Shuffle and deal: the hands, and the cards not dealt by role."""
+        from osteria.cards import deal
+
+        hands, rest = deal(rng, self.deck, self.hand_sizes())
+        return hands, self.stock_from_rest(rest)
+
+    def stock_from_rest(self, rest: list[int]) -> dict[str, list[int]]:
+        """The roles of the cards left after dealing the hands (none by default)."""
+        return {}
+
+    def check_deal(self, hands: Sequence[Sequence[int]], stock: Mapping[str, Sequence[int]]) -> None:
+        """Raise RulesError unless these hands and stock are a possible deal of this game."""
+        if len(hands) != self.seats:
+            raise RulesError(f"{self.seats} hands expected, not {len(hands)}")
+        for seat, (hand, size) in enumerate(zip(hands, self.hand_sizes(), strict=True)):
+            if len(hand) != size:
+                raise RulesError(f"seat {seat} holds {len(hand)} cards; {size} expected")
+        for role in stock:
+            if role not in self.stock_roles:
+                allowed = ", ".join(self.stock_roles) or "none"
+                raise RulesError(f"unknown stock role {role!r}; this game has: {allowed}")
+        seen: set[int] = set()
+        for cards in (*hands, *stock.values()):
+            for c in cards:
+                if c not in self.deck:
+                    raise RulesError(f"{CARD_STRINGS[c]} is not in the {self.deck.name} deck")
+                if c in seen:
+                    raise RulesError(f"{CARD_STRINGS[c]} is dealt twice")
+                seen.add(c)
+        self.check_stock(hands, stock, seen)
+
+    def check_stock(self, hands: Sequence[Sequence[int]], stock: Mapping[str, Sequence[int]],
+                    seen: set[int]) -> None:
+        """Game-specific checks of the stock; by default, hands and stock hold the whole deck."""
+        if len(seen) != len(self.deck):
+            missing = sorted(set(self.deck.cards) - seen)
+            raise RulesError("cards missing from the deal: " + " ".join(CARD_STRINGS[c] for c in missing))
+
+    @abstractmethod
+    def new_deal(self, index: int, dealer: int, hands: Sequence[Sequence[int]],
+                 stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> Deal:
+        """Begin deal number ``index`` (0 for the first of the match)."""
+
+    def next_dealer(self, deal: Deal) -> int:
+        """Who deals after ``deal``: by default the next seat."""
+        return (deal.dealer + 1) % self.seats
+
+    @abstractmethod
+    def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
+        """Whether the match is over after these deals, and then the winning seats."""
+
+
+@dataclass
+class DealRecord:
+    dealer: int
+    hands: list[list[int]]
+    stock: dict[str, list[int]]
+    deal: Deal
+
+
+class Match:
+    """A match in progress: the public, string-based API over a game's deals."""
+
+    def __init__(self, game: Game, *, players: Sequence[str] | None = None,
+                 seed: int | str | None = None, dealer: int | None = None) -> None:
+        self.game = game
+        seats = game.seats
+        if players is None:
+            players = [f"seat {seat}" for seat in range(seats)]
+        if len(players) != seats or not all(isinstance(p, str) for p in players):
+            raise RulesError(f"{game.name}: {seats} player names expected")
+        self.players = list(players)
+        self._rng = make_rng(seed)
+        if dealer is None:
+            dealer = self._rng.randrange(seats)
+        elif not isinstance(dealer, int) or not 0 <= dealer < seats:
+            raise RulesError(f"dealer must be a seat from 0 to {seats - 1}, not {dealer!r}")
+        self._next_dealer = dealer
+        self.deals: list[DealRecord] = []
+        self.results: list[DealResult] = []
+        self._finished = False
+        self._winners: list[int] | None = None
+        self._legal: list[int] | None = None
+
+    # -- deals -----------------------------------------------------------------------------
+
+    def begin_deal(self, hands: Sequence[Sequence[int]] | None = None,
+                   stock: Mapping[str, Sequence[int]] | None = None, dealer: int | None = None) -> Deal:
+        """Start the next deal: with the given cards (a replay), else shuffled from the RNG."""
+        if self._finished:
+            raise RulesError("the match is over: no further deal")
+        if self.deals and not self.deals[-1].deal.over:
+            raise RulesError("the current deal is not finished")
+        if dealer is None:
+            dealer = self._next_dealer
+        elif dealer != self._next_dealer and self.deals:
+            raise RulesError(f"seat {self._next_dealer} deals now, not seat {dealer}")
+        if hands is None:
+            hands, stock = self.game.deal_cards(self._rng)
+        stock = dict(stock or {})
+        self.game.check_deal(hands, stock)
+        deal = self.game.new_deal(len(self.deals), dealer, hands, stock, self.results)
+        self.deals.append(DealRecord(dealer, [sorted(h) for h in hands],
+                                     {role: list(cards) for role, cards in stock.items()}, deal))
+        self._legal = None
+        return deal
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal in progress (the fast path), dealing the next one when it is due."""
+        if self._finished:
+            return self.deals[-1].deal if self.deals else None
+        if not self.deals or self.deals[-1].deal.over:
+            return self.begin_deal()
+        return self.deals[-1].deal
+
+    def _deal_over(self, deal: Deal) -> None:
+        self.results.append(deal.result())
+        self._finished, self._winners = self.game.match_status(self.results)
+        self._next_dealer = self.game.next_dealer(deal)
+
+    # -- the public API ----------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    @property
+    def to_move(self) -> int | None:
+        deal = self.deal
+        return None if self._finished or deal is None else deal.to_move
+
+    @property
+    def decider(self) -> int | None:
+        """The seat that chooses the next action (a dummy's partner for the dummy)."""
+        deal = self.deal
+        if self._finished or deal is None or deal.to_move is None:
+            return None
+        return deal.decider(deal.to_move)
+
+    def _legal_ints(self) -> list[int]:
+        if self._legal is None:
+            deal = self.deal
+            self._legal = [] if self._finished or deal is None else deal.legal()
+        return self._legal
+
+    def legal_actions(self) -> list[str]:
+        deal = self.deal
+        if deal is None:
+            return []
+        action_str = deal.action_str
+        return [action_str(a) for a in self._legal_ints()]
+
+    def play(self, action: str) -> None:
+        """Play one action of the seat to move; IllegalAction, saying why, if the rules forbid it."""
+        if self._finished:
+            raise IllegalAction("the match is over")
+        deal = self.deal
+        assert deal is not None
+        if not isinstance(action, str):
+            raise IllegalAction(f"an action is a string, not {type(action).__name__}")
+        a = deal.parse_action(action)
+        if a not in self._legal_ints():
+            raise IllegalAction(deal.why_illegal(a))
+        self.apply(a)
+
+    def apply(self, action: int) -> None:
+        """Play an integer action known to be legal (the fast path of ``play``)."""
+        deal = self.deal
+        assert deal is not None
+        deal.apply(action)
+        self._legal = None
+        if deal.over:
+            self._deal_over(deal)
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        """What ``seat`` may know: its own view of the deal, the scores, and its legal actions."""
+        if not isinstance(seat, int) or not 0 <= seat < self.game.seats:
+            raise ValueError(f"no seat {seat!r} in a {self.game.seats}-seat game")
+        deal = self.deal
+        obs: dict[str, JSON] = {
+            "game": self.game.name,
+            "options": dict(self.game.options),
+            "players": list(self.players),
+            "seat": seat,
+            "deal_index": len(self.deals) - 1,
+            "results": [r.as_json() for r in self.results],
+            "totals": self.totals(),
+            "finished": self._finished,
+        }
+        if deal is not None:
+            obs.update(deal.observation(seat))
+        decider = self.decider
+        obs["to_move"] = self.to_move
+        obs["legal_actions"] = self.legal_actions() if decider == seat else []
+        return obs
+
+    def totals(self) -> list[int]:
+        totals = [0] * self.game.seats
+        for r in self.results:
+            for seat, d in enumerate(r.delta):
+                totals[seat] += d
+        return totals
+
+    def result(self) -> dict[str, JSON]:
+        """The replay output of the osteria/1 format."""
+        return {
+            "game": self.game.name,
+            "deals": [r.as_json() for r in self.results],
+            "totals": self.totals(),
+            "finished": self._finished,
+            "winners": None if self._winners is None else sorted(self._winners),
+        }
+
+    def record(self) -> dict[str, JSON]:
+        """The osteria/1 record of the match so far."""
+        deals = []
+        for rec in self.deals:
+            entry: dict[str, JSON] = {
+                "dealer": rec.dealer,
+                "hands": [[CARD_STRINGS[c] for c in hand] for hand in rec.hands],
+            }
+            if rec.stock:
+                entry["stock"] = {role: [CARD_STRINGS[c] for c in cards]
+                                  for role, cards in rec.stock.items()}
+            entry["actions"] = [[seat, rec.deal.action_str(a)] for seat, a in rec.deal.history]
+            deals.append(entry)
+        return {
+            "format": "osteria/1",
+            "game": self.game.name,
+            "options": self.game.changed_options(),
+            "players": list(self.players),
+            "deals": deals,
+        }
+
+
+def parse_cards(words: Sequence[str], action: str) -> list[int]:
+    """The cards named by an action's arguments; IllegalAction naming the bad one."""
+    cards = []
+    for word in words:
+        try:
+            cards.append(parse_card(word))
+        except ValueError as exc:
+            raise IllegalAction(f"{action!r}: {exc}") from None
+    return cards

@@ -1,0 +1,428 @@
+"""Tressette, two against two, with accusi, signals and the dummy ("col morto").
+
+Read top to bottom, this module is the rules: the cards' order and points, the accusi, the
+signals, the play of a deal, its scoring and the end of the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from osteria.cards import (
+    CARD_STRINGS,
+    ITALIAN_40,
+    RANKS,
+    SUIT_MASK,
+    SUIT_NAMES,
+    card,
+    cards_of,
+    suit_cards,
+)
+from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, parse_cards
+
+# -- the cards -----------------------------------------------------------------------------------
+
+# Taking order within a suit, lowest first: 4 5 6 7 F C R A 2 3.
+ORDER = "4567FCRA23"
+STRENGTH = [0] * 52
+for _s in range(4):
+    for _i, _r in enumerate(ORDER):
+        STRENGTH[_s * 13 + RANKS.index(_r)] = _i
+
+# Points are counted in thirds: the ace is a whole point, twos, threes and figures a third.
+THIRDS = [0] * 52
+for _c in ITALIAN_40.cards:
+    THIRDS[_c] = {"A": 3, "2": 1, "3": 1, "F": 1, "C": 1, "R": 1}.get(RANKS[_c % 13], 0)
+LAST_TRICK_THIRDS = 3
+TRICKS = 10
+
+FOUR_OF_DENARI = card("4", "d")
+
+
+def side_of(seat: int) -> int:
+    """Seats 0 and 2 are side 0, seats 1 and 3 side 1."""
+    return seat & 1
+
+
+def partner_of(seat: int) -> int:
+    return seat ^ 2
+
+
+# -- accusi (bongioco) --------------------------------------------------------------------------
+# Three or four aces, twos or threes, and the napoletana (ace, two and three of one suit).
+# Four of a kind is declared as the four, never as a three; a card may serve in two accusi.
+
+class Accuso:
+    def __init__(self, kind: str, rank: str, cards: tuple[int, ...], points: int) -> None:
+        self.kind, self.rank, self.cards, self.points = kind, rank, cards, points
+        self.mask = sum(1 << c for c in cards)
+        self.text = "accuso " + " ".join(CARD_STRINGS[c] for c in cards)
+
+
+ACCUSI: list[Accuso] = []
+for _r in "A23":
+    ACCUSI.append(Accuso("quattro", _r, tuple(card(_r, s) for s in "dcsb"), 4))
+    for _missing in "dcsb":
+        ACCUSI.append(Accuso("tris", _r, tuple(card(_r, s) for s in "dcsb" if s != _missing), 3))
+for _suit in "dcsb":
+    ACCUSI.append(Accuso("napoletana", "A", tuple(card(r, _suit) for r in "A23"), 3))
+ACCUSO_BY_MASK = {a.mask: i for i, a in enumerate(ACCUSI)}
+FOUR_MASK = {a.rank: a.mask for a in ACCUSI if a.kind == "quattro"}
+
+
+def accusi_in(hand: int) -> list[int]:
+    """The accusi a hand can declare."""
+    return [i for i, a in enumerate(ACCUSI)
+            if hand & a.mask == a.mask and not (a.kind == "tris" and hand & FOUR_MASK[a.rank] == FOUR_MASK[a.rank])]
+
+
+# -- signals (segni) ----------------------------------------------------------------------------
+# Only the leader of a trick signals, with one word after his card, and only a true one.
+# nord: busso (a request, always allowed), striscio (I hold more of this suit), volo (my last).
+# sud, only when leading a suit not yet led in the deal, describing the holding of that suit
+# as it was led (the led card included): napoli (ace, two and three), voglio_X (the other two
+# carichi, not X), ho_X (X, the only carico), seconda...decima (no carico: that many cards),
+# volo (the led card is the last of the suit).
+NORD = ("busso", "striscio", "volo")
+CARICHI = {"asso": "A", "due": "2", "tre": "3"}
+ORDINALS = ("seconda", "terza", "quarta", "quinta", "sesta", "settima", "ottava", "nona", "decima")
+SUD = ("napoli", *(f"ho_{n}" for n in CARICHI), *(f"voglio_{n}" for n in CARICHI), *ORDINALS, "volo")
+SIGNALS = ("", *dict.fromkeys(NORD + SUD))  # index 0: no signal
+SIGNAL_INDEX = {word: k for k, word in enumerate(SIGNALS) if word}
+SIGNAL_STRIDE = 64
+ACCUSO_BASE = SIGNAL_STRIDE * 32
+_BUSSO, _STRISCIO, _VOLO = (SIGNAL_INDEX[w] for w in NORD)
+
+
+def _carichi_held(holding: int, suit: int) -> list[str]:
+    return [name for name, r in CARICHI.items() if holding >> card(r, "dcsb"[suit]) & 1]
+
+
+def sud_statement(holding: int, suit: int) -> int | None:
+    """The one statement that describes a suit's holding under the segni sud, if any."""
+    held = _carichi_held(holding, suit)
+    if len(held) == 3:
+        return SIGNAL_INDEX["napoli"]
+    if len(held) == 2:
+        missing = next(n for n in CARICHI if n not in held)
+        return SIGNAL_INDEX[f"voglio_{missing}"]
+    if len(held) == 1:
+        return SIGNAL_INDEX[f"ho_{held[0]}"]
+    n = (holding & SUIT_MASK[suit]).bit_count()
+    return SIGNAL_INDEX[ORDINALS[n - 2]] if n >= 2 else None
+
+
+# -- the action strings ---------------------------------------------------------------------------
+
+def _action_strings() -> dict[int, str]:
+    strings = {}
+    for c in ITALIAN_40.cards:
+        for k, word in enumerate(SIGNALS):
+            strings[c + SIGNAL_STRIDE * k] = CARD_STRINGS[c] + (f" {word}" if word else "")
+    for i, a in enumerate(ACCUSI):
+        strings[ACCUSO_BASE + i] = a.text
+    return strings
+
+
+ACTION_STRINGS = _action_strings()
+ACTION_OF = {s: a for a, s in ACTION_STRINGS.items()}
+
+
+class TressetteDeal(Deal):
+    """One deal of ten tricks."""
+
+    def __init__(self, game: Tressette, dealer: int, hands: Sequence[Sequence[int]],
+                 first_of_match: bool) -> None:
+        self.seats = 4
+        self.dealer = dealer
+        self.segni: str = game.options["segni"]
+        self.faliante: bool = game.options["faliante"]
+        self.morto: tuple[int, ...] = tuple(game.options["morto"])
+        self.hands = [sum(1 << c for c in hand) for hand in hands]
+        if first_of_match:
+            leader = next(s for s in range(4) if self.hands[s] >> FOUR_OF_DENARI & 1)
+        else:
+            leader = (dealer + 1) % 4
+        self.leader = leader  # of the current trick
+        self.to_move: int | None = leader
+        self.trick: list[int] = []  # cards of the current trick, in play order
+        self.tricks_done = 0
+        self.thirds = [0, 0]
+        self.accusi: list[tuple[int, int]] = []  # (seat, accuso index)
+        self.suits_led = 0  # a bitmask of suits led in this deal (segni sud)
+        self.last_trick: tuple[int, tuple[int, ...], int] | None = None  # leader, cards, winner
+        self.history: list[tuple[int, int]] = []
+
+    def copy(self) -> TressetteDeal:
+        new = object.__new__(TressetteDeal)
+        new.__dict__.update(self.__dict__)
+        new.hands = self.hands[:]
+        new.trick = self.trick[:]
+        new.thirds = self.thirds[:]
+        new.accusi = self.accusi[:]
+        new.history = self.history[:]
+        return new
+
+    def decider(self, seat: int) -> int:
+        return partner_of(seat) if seat in self.morto else seat
+
+    # -- legal actions --------------------------------------------------------------------------
+
+    def legal(self) -> list[int]:
+        seat = self.to_move
+        if seat is None:
+            return []
+        hand = self.hands[seat]
+        if self.trick:
+            follow = hand & SUIT_MASK[self.trick[0] // 13]
+            return cards_of(follow or hand)
+        actions = self._leads(hand)
+        if self.tricks_done == 0:
+            declared = {i for s, i in self.accusi if s == seat}
+            actions += [ACCUSO_BASE + i for i in accusi_in(hand) if i not in declared]
+        return actions
+
+    def _leads(self, hand: int) -> list[int]:
+        segni = self.segni
+        if segni == "muto":
+            return cards_of(hand)
+        actions: list[int] = []
+        for suit in range(4):
+            cards = suit_cards(hand, suit)
+            if not cards:
+                continue
+            if segni == "nord":
+                length = _STRISCIO if len(cards) > 1 else _VOLO
+                for c in cards:
+                    actions += (c, c + SIGNAL_STRIDE * _BUSSO, c + SIGNAL_STRIDE * length)
+                continue
+            # sud: statements only on a suit not yet led in this deal
+            if self.suits_led >> suit & 1:
+                actions += cards
+                continue
+            words = [w for w in (sud_statement(hand, suit), _VOLO if len(cards) == 1 else None) if w]
+            for c in cards:
+                actions.append(c)
+                actions += [c + SIGNAL_STRIDE * w for w in words]
+        return actions
+
+    def why_illegal(self, action: int) -> str:
+        seat = self.to_move
+        if seat is None:
+            return "the deal is over"
+        who = f"seat {seat}"
+        if action >= ACCUSO_BASE:
+            a = ACCUSI[action - ACCUSO_BASE]
+            if self.tricks_done:
+                return f"{a.text!r}: accusi are declared only in the first trick, before one's card"
+            if self.hands[seat] & a.mask != a.mask:
+                return f"{a.text!r}: {who} does not hold these cards"
+            if (seat, action - ACCUSO_BASE) in self.accusi:
+                return f"{a.text!r}: {who} has declared it already"
+            return f"{a.text!r}: four of a kind is declared as the four"
+        c, k = action % SIGNAL_STRIDE, action // SIGNAL_STRIDE
+        name = CARD_STRINGS[c]
+        hand = self.hands[seat]
+        if not hand >> c & 1:
+            return f"{who} does not hold {name}"
+        if self.trick:
+            led = self.trick[0] // 13
+            if c // 13 != led and hand & SUIT_MASK[led]:
+                return f"{who} must follow suit: {name} is not {SUIT_NAMES['it'][led]}"
+            return f"{who} may not signal: only the leader of a trick signals"
+        word = SIGNALS[k]
+        if self.segni == "muto":
+            return f"no signals are played (segni muto): {name} {word}"
+        if self.segni == "nord" and word not in NORD:
+            return f"{word!r} is not a signal of the segni nord (busso, striscio, volo)"
+        if self.segni == "sud" and word not in SUD:
+            return f"{word!r} is not a signal of the segni sud"
+        if self.segni == "sud" and self.suits_led >> (c // 13) & 1:
+            return f"{name} {word}: under the segni sud one speaks only on a suit not yet led"
+        return f"{name} {word}: the signal would not be true"
+
+    # -- playing ---------------------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        seat = self.to_move
+        assert seat is not None
+        self.history.append((seat, action))
+        if action >= ACCUSO_BASE:
+            self.accusi.append((seat, action - ACCUSO_BASE))
+            return
+        c = action % SIGNAL_STRIDE
+        self.hands[seat] ^= 1 << c
+        trick = self.trick
+        trick.append(c)
+        if len(trick) == 1:
+            self.suits_led |= 1 << (c // 13)
+        if len(trick) < 4:
+            self.to_move = (seat + 1) % 4
+            return
+        # The trick is complete: the highest card of the suit led takes it.
+        led = trick[0] // 13
+        best = 0
+        for i in range(1, 4):
+            if trick[i] // 13 == led and STRENGTH[trick[i]] > STRENGTH[trick[best]]:
+                best = i
+        winner = (self.leader + best) % 4
+        side = winner & 1
+        self.thirds[side] += THIRDS[trick[0]] + THIRDS[trick[1]] + THIRDS[trick[2]] + THIRDS[trick[3]]
+        self.last_trick = (self.leader, tuple(trick), winner)
+        self.trick = []
+        self.tricks_done += 1
+        if self.tricks_done == TRICKS:
+            self.thirds[side] += LAST_TRICK_THIRDS
+            self.to_move = None
+        else:
+            self.leader = self.to_move = winner
+
+    # -- strings ---------------------------------------------------------------------------------
+
+    def action_str(self, action: int) -> str:
+        return ACTION_STRINGS[action]
+
+    def parse_action(self, text: str) -> int:
+        action = ACTION_OF.get(text)
+        if action is not None:
+            return action
+        words = text.split()
+        if not words:
+            raise IllegalAction("an empty action")
+        if words[0] == "accuso":
+            cards = parse_cards(words[1:], text)
+            mask = sum(1 << c for c in cards)
+            if len(set(cards)) != len(cards) or mask not in ACCUSO_BY_MASK:
+                raise IllegalAction(f"{text!r} is no accuso: three or four aces, twos or threes, "
+                                    "or ace, two and three of one suit")
+            return ACCUSO_BASE + ACCUSO_BY_MASK[mask]
+        c = parse_cards(words[:1], text)[0]
+        if c not in ITALIAN_40:
+            raise IllegalAction(f"{text!r}: {words[0]} is not a card of the 40-card deck")
+        if len(words) == 2 and words[1] in SIGNAL_INDEX:
+            return c + SIGNAL_STRIDE * SIGNAL_INDEX[words[1]]
+        raise IllegalAction(f"{text!r} is not a tressette action: a card, a card and a signal, "
+                            "or accuso and its cards")
+
+    def seen_action(self, seat: int, actor: int, action: int) -> str:
+        """An action as ``seat`` saw it: an accuso's faliante may be hidden from the others."""
+        if action >= ACCUSO_BASE and not self.faliante and seat != actor:
+            a = ACCUSI[action - ACCUSO_BASE]
+            if a.kind == "tris":
+                return f"accuso tris {a.rank}"
+        return ACTION_STRINGS[action]
+
+    # -- what a seat may see ---------------------------------------------------------------------
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        visible = {seat, *self.morto}
+        played = [CARD_STRINGS[a % SIGNAL_STRIDE] for _, a in self.history if a < ACCUSO_BASE]
+        obs: dict[str, JSON] = {
+            "dealer": self.dealer,
+            "segni": self.segni,
+            "morto": list(self.morto),
+            "hand": [CARD_STRINGS[c] for c in cards_of(self.hands[seat])],
+            "hands": [[CARD_STRINGS[c] for c in cards_of(self.hands[s])] if s in visible else None
+                      for s in range(4)],
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "leader": self.leader,
+            "trick": [[(self.leader + i) % 4, CARD_STRINGS[c]] for i, c in enumerate(self.trick)],
+            "last_trick": None,
+            "tricks_played": self.tricks_done,
+            "thirds": list(self.thirds),
+            "played": played,
+            "accusi": [[s, self.seen_action(seat, s, ACCUSO_BASE + i)] for s, i in self.accusi],
+            "history": [[s, self.seen_action(seat, s, a)] for s, a in self.history],
+        }
+        if self.last_trick is not None:
+            leader, cards, winner = self.last_trick
+            obs["last_trick"] = {"cards": [[(leader + i) % 4, CARD_STRINGS[c]] for i, c in enumerate(cards)],
+                                 "winner": winner}
+        return obs
+
+    # -- scoring ---------------------------------------------------------------------------------
+
+    def result(self) -> DealResult:
+        # A side's points are its whole points: the thirds left over are lost, so 11 in all.
+        points = [self.thirds[0] // 3, self.thirds[1] // 3]
+        accusi = [0, 0]
+        for s, i in self.accusi:
+            accusi[side_of(s)] += ACCUSI[i].points
+        delta = [points[side_of(s)] + accusi[side_of(s)] for s in range(4)]
+        outcome = "cappotto" if min(points) == 0 else "giocata"
+        return DealResult(outcome, points, delta)
+
+
+def _check_morto(value: JSON) -> str | None:
+    if not isinstance(value, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in value):
+        return "a list of seats, as [2]"
+    if any(not 0 <= s < 4 for s in value) or len(set(value)) != len(value):
+        return "seats from 0 to 3, each once"
+    if len({side_of(s) for s in value}) != len(value):
+        return "a side needs one real player: at most one dummy per side"
+    return None
+
+
+class Tressette(Game):
+    name = "tressette"
+    deck = ITALIAN_40
+    seat_counts = (4,)
+    default_seats = 4
+    option_specs = (
+        Option("target", 31, (21, 31, 41), doc="points that win the match"),
+        Option("segni", "nord", ("nord", "sud", "muto"), doc="which lead signals are played"),
+        Option("faliante", True, (True, False), doc="the missing suit of a three-of-a-kind is shown"),
+        Option("morto", [], check=_check_morto, doc="seats whose hand is played face up by the partner"),
+    )
+
+    def check_options(self) -> None:
+        self.options["morto"] = sorted(self.options["morto"])
+
+    def hand_sizes(self) -> list[int]:
+        return [10] * 4
+
+    def new_deal(self, index: int, dealer: int, hands: Sequence[Sequence[int]],
+                 stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> TressetteDeal:
+        return TressetteDeal(self, dealer, hands, first_of_match=index == 0)
+
+    def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
+        totals = [sum(r.delta[s] for r in results) for s in (0, 1)]
+        # Both sides past the target on the same deal: the higher wins; a tie plays on.
+        if max(totals) >= self.options["target"] and totals[0] != totals[1]:
+            side = 0 if totals[0] > totals[1] else 1
+            return True, [side, side + 2]
+        return False, None
+
+
+GLOSSARY = {
+    "accuso": ("dichiarazione di un bongioco nella prima mano", "a declaration of a scoring set in the first trick"),
+    "bongioco": ("tre o quattro assi, due o tre, oppure la napoletana",
+                 "three or four aces, twos or threes, or a napoletana"),
+    "napoletana": ("asso, due e tre dello stesso palo", "ace, two and three of one suit"),
+    "faliante": ("il palo che manca a un tris", "the suit missing from a three-of-a-kind"),
+    "busso": ("chiedo al compagno di prendere e tornare nel palo",
+              "partner, take with your best and come back to this suit"),
+    "striscio": ("ho altre carte di questo palo", "I hold more cards of this suit"),
+    "volo": ("è l'ultima carta di questo palo", "this is my last card of this suit"),
+    "piombo": ("senza carte di un palo", "void in a suit"),
+    "carico": ("asso, due o tre", "an ace, two or three"),
+    "cappotto": ("una squadra fa tutti i punti della mano", "one side takes every point of the deal"),
+    "morto": ("giocatore assente, carte scoperte giocate dal compagno",
+              "a dummy: its hand lies face up and its partner plays it"),
+    "mano": ("presa, o giro di quattro carte", "a trick"),
+    "palo": ("seme", "suit"),
+}
+
+SIGNAL_NAMES = {
+    "busso": ("busso", "take and come back to this suit"),
+    "striscio": ("striscio", "I hold more of this suit"),
+    "volo": ("volo", "my last card of this suit"),
+    "napoli": ("busso la napoli", "I hold ace, two and three"),
+    "ho_asso": ("ho l'asso", "I hold the ace"),
+    "ho_due": ("ho il due", "I hold the two"),
+    "ho_tre": ("ho il tre", "I hold the three"),
+    "voglio_asso": ("voglio l'asso", "I want the ace"),
+    "voglio_due": ("voglio il due", "I want the two"),
+    "voglio_tre": ("voglio il tre", "I want the three"),
+    **{o: (o, f"{i + 2} cards of this suit") for i, o in enumerate(ORDINALS)},
+}
