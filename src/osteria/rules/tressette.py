@@ -175,8 +175,9 @@ class TressetteDeal(Deal):
         hand = self.hands[seat]
         if self.trick:
             follow = hand & SUIT_MASK[self.trick[0] // 13]
-            return cards_of(follow or hand)
-        actions = self._leads(hand)
+            actions = cards_of(follow or hand)
+        else:
+            actions = self._leads(hand)
         if self.tricks_done == 0:
             declared = {i for s, i in self.accusi if s == seat}
             actions += [ACCUSO_BASE + i for i in accusi_in(hand) if i not in declared]

@@ -1,0 +1,45 @@
+"""Shared test helpers: deals built from chosen cards, and random play."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import osteria
+from osteria.cards import CARD_STRINGS, parse_card
+from osteria.engine import Match
+
+
+def fill_hands(game: str, fixed: Sequence[str], seats: int | None = None, **options: object) -> list[list[int]]:
+    """Hands of the game's sizes in which seat i holds the cards of ``fixed[i]`` (space-separated),
+    the rest of the deck dealt in canonical order to whoever still has room."""
+    rules = osteria.game_rules(game, seats=seats, **options)
+    sizes = rules.hand_sizes()
+    hands = [[parse_card(c) for c in (fixed[s].split() if s < len(fixed) else [])] for s in range(rules.seats)]
+    used = {c for h in hands for c in h}
+    rest = [c for c in rules.deck.cards if c not in used]
+    for seat, hand in enumerate(hands):
+        while len(hand) < sizes[seat]:
+            hand.append(rest.pop(0))
+    return [sorted(h) for h in hands]
+
+
+def match_with(game: str, hands: Sequence[Sequence[int]], dealer: int = 0, **options: object) -> Match:
+    """A match whose first deal has these hands."""
+    match = osteria.new_match(game, seed=0, dealer=dealer, seats=len(hands), **options)
+    match.begin_deal(hands, {}, dealer)
+    return match
+
+
+def names(cards: Sequence[int]) -> list[str]:
+    return [CARD_STRINGS[c] for c in cards]
+
+
+def play_randomly(match: Match, rng: random.Random, max_actions: int = 100_000) -> int:
+    """Play random legal actions to the end of the match; the number of actions played."""
+    n = 0
+    while not match.finished:
+        match.play(rng.choice(match.legal_actions()))
+        n += 1
+        assert n < max_actions, "the match does not end"
+    return n
