@@ -79,7 +79,7 @@ def test_playing_a_card_not_held_says_so() -> None:
     match = match_with("tressette", hands_for("4d"), dealer=3)
     with pytest.raises(osteria.IllegalAction, match="does not hold Rb"):
         match.play("Rb")
-    with pytest.raises(osteria.IllegalAction, match="not a card"):
+    with pytest.raises(osteria.IllegalAction, match="not a tressette action"):
         match.play("Zz")
 
 

@@ -126,6 +126,7 @@ def _action_strings() -> dict[int, str]:
 
 ACTION_STRINGS = _action_strings()
 ACTION_OF = {s: a for a, s in ACTION_STRINGS.items()}
+CARD_OF = {CARD_STRINGS[c]: c for c in ITALIAN_40.cards}
 
 
 class TressetteDeal(Deal):
@@ -297,13 +298,11 @@ class TressetteDeal(Deal):
                 raise IllegalAction(f"{text!r} is no accuso: three or four aces, twos or threes, "
                                     "or ace, two and three of one suit")
             return ACCUSO_BASE + ACCUSO_BY_MASK[mask]
-        c = parse_cards(words[:1], text)[0]
-        if c not in ITALIAN_40:
-            raise IllegalAction(f"{text!r}: {words[0]} is not a card of the 40-card deck")
-        if len(words) == 2 and words[1] in SIGNAL_INDEX:
+        c = CARD_OF.get(words[0])
+        if c is not None and len(words) == 2 and words[1] in SIGNAL_INDEX:
             return c + SIGNAL_STRIDE * SIGNAL_INDEX[words[1]]
-        raise IllegalAction(f"{text!r} is not a tressette action: a card, a card and a signal, "
-                            "or accuso and its cards")
+        raise IllegalAction(f"{text!r} is not a tressette action: a card of the 40-card deck (3d), a card and "
+                            "a signal (3d volo), or accuso and its cards")
 
     def seen_action(self, seat: int, actor: int, action: int) -> str:
         """An action as ``seat`` saw it: an accuso's faliante may be hidden from the others."""
