@@ -84,6 +84,24 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--game", action="append", choices=list(GAMES), help="only this game (repeatable)")
     bench.add_argument("--no-reference", action="store_true", help="skip OpenSpiel's reference games")
 
+    arena = sub.add_parser("arena", help="measure bots by duplicate deals",
+                           description="Duplicate deals with every seat rotation; rules options follow the game.")
+    arena.add_argument("game", choices=list(GAMES))
+    arena.add_argument("--players", required=True, help="comma-separated bots: random, ..., or cmd:COMMAND")
+    arena.add_argument("--deals", type=int, default=100, help="boards (deals) to play (100)")
+    arena.add_argument("--seed", type=int, default=0, help="seed of the boards (0)")
+    arena.add_argument("--seats", type=int, help="number of seats, where the game allows several")
+    arena.add_argument("--workers", type=int, default=0, help="processes (0: one per core)")
+    arena.add_argument("--time-limit", type=float, default=1.0, help="seconds per move of an outside engine (1)")
+    arena.add_argument("--results", metavar="FILE", help="JSON-lines file of boards; an interrupted run resumes")
+    arena.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    bot = sub.add_parser("bot", help="serve one of osteria's bots over the bot protocol")
+    bot.add_argument("name", help="the bot: random, ...")
+    bot.add_argument("--stdio", action="store_true", required=True, help="speak JSON lines on stdin/stdout")
+    bot.add_argument("--game", choices=list(GAMES), default="tressette", help="the game it plays")
+    bot.add_argument("--seed", type=int)
+
     sub.add_parser("games", help="list the games")
     return parser
 
@@ -99,6 +117,41 @@ def _print_result(result: dict[str, Any]) -> None:
         print("not finished")
 
 
+def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    import os
+    from pathlib import Path
+
+    from osteria.arena import Config, run
+    from osteria.bots import BOTS
+
+    players = tuple(p.strip() for p in args.players.split(",") if p.strip())
+    for p in players:
+        if not p.startswith("cmd:") and p not in BOTS:
+            raise UsageError(f"unknown player {p!r}; bots: {', '.join(BOTS)}, or cmd:COMMAND")
+    if len(players) < 2:
+        raise UsageError("--players needs at least two players, as random,random")
+    if args.deals < 2:
+        raise UsageError("--deals needs at least 2 boards for a confidence interval")
+    config = Config(args.game, players, args.deals, seed=args.seed, seats=args.seats, options=options,
+                    time_limit=args.time_limit)
+    GAMES[args.game](args.seats, **options)  # bad options are reported before any work
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            print(f"\r{done}/{total} boards", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    report = run(config, workers=args.workers or os.cpu_count() or 1,
+                 results=Path(args.results) if args.results else None, progress=progress)
+    if args.json:
+        print(json.dumps(report.as_json()))
+        return 0
+    print(f"{args.game}: {len(report.boards)} boards, every seat rotation, seed {args.seed}")
+    print(f"{'player':24} {'score per deal (95%)':>24} {'vs the others (95%)':>24}")
+    for name, score, diff in zip(players, report.scores(), report.differences(), strict=True):
+        print(f"{name:24} {score!s:>24} {diff!s:>24}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
@@ -108,7 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return play(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
                         save=args.save, options=game_options(args.game, extra))
-        if extra:
+        options = game_options(args.game, extra) if args.command == "arena" else {}
+        if extra and args.command != "arena":
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         if args.command == "replay":
             match = replay(load(args.file))
@@ -122,10 +176,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             run(args.game, seconds=args.seconds, reference=not args.no_reference)
             return 0
+        if args.command == "arena":
+            return _arena(args, options)
+        if args.command == "bot":
+            from osteria.arena.protocol import serve
+            from osteria.bots import make_bot
+
+            return serve(make_bot(args.name, game=args.game, seed=args.seed), sys.stdin, sys.stdout)
         for name in GAMES:
             print(name)
         return 0
-    except (UsageError, RulesError) as exc:
+    except (UsageError, RulesError, ValueError) as exc:
         print(f"osteria {args.command}: {exc}", file=sys.stderr)
         return 1
     except RecordError as exc:

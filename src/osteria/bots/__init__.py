@@ -4,6 +4,23 @@ A bot is given an observation (``Match.observation(seat)``) and the legal action
 match itself, so it cannot peek at hidden cards.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+
 from osteria.bots.base import Bot, RandomBot, play_bots
 
-__all__ = ["Bot", "RandomBot", "play_bots"]
+# name -> factory(game, seed): the bots that tables and the arena can seat by name.
+BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
+    "random": lambda game, seed: RandomBot(seed),
+}
+
+
+def make_bot(name: str, *, game: str, seed: int | str | None = None) -> Bot:
+    """A bot by name; ValueError, listing the names, for an unknown one."""
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+    return BOTS[name](game, seed)
+
+
+__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "play_bots"]

@@ -19,6 +19,9 @@ class Bot(ABC):
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
         """One of ``legal_actions``."""
 
+    def close(self) -> None:  # noqa: B027 - only bots holding resources need it
+        """Release what the bot holds (a process, a pool); it plays no more."""
+
 
 class RandomBot(Bot):
     """Plays a uniformly random legal action: the baseline every other bot must beat."""
