@@ -1,0 +1,145 @@
+"""The arena: duplicate boards, rotations, intervals, resuming, and engines that misbehave."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from osteria.arena import Config, estimate, play_board, rotations, run
+from osteria.arena.duplicate import new_board_match
+from osteria.arena.protocol import EngineBot, serve
+from osteria.bots import RandomBot
+from osteria.cli import main
+
+
+def test_every_player_sits_in_every_seat_over_the_rotations() -> None:
+    for seats in range(3, 7):
+        for players in range(2, seats + 1):
+            table = rotations(seats, players)
+            for seat in range(seats):
+                assert {assignment[seat] for assignment in table} == set(range(players))
+
+
+def test_partners_rotate_as_sides_at_a_four_seat_table() -> None:
+    assert rotations(4, 2) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+
+
+def test_a_board_deals_the_same_cards_in_every_rotation_and_differs_between_boards() -> None:
+    config = Config("tressette", ("random", "random"), 4, seed=3)
+    first = new_board_match(config, 0).record()["deals"]
+    assert new_board_match(config, 0).record()["deals"] == first
+    assert new_board_match(config, 1).record()["deals"] != first
+    board = play_board(config, 0)
+    assert [d["assignment"] for d in board["deals"]] == [[0, 1, 0, 1], [1, 0, 1, 0]]
+
+
+def test_results_are_reproducible_from_the_seed() -> None:
+    config = Config("tressette", ("random", "random"), 20, seed=8)
+    assert run(config).as_json() == run(config).as_json()
+    assert run(config).as_json() != run(Config("tressette", ("random", "random"), 20, seed=9)).as_json()
+
+
+def test_the_interval_narrows_as_the_deals_grow() -> None:
+    small = run(Config("tressette", ("random", "random"), 20, seed=1)).differences()[0]
+    large = run(Config("tressette", ("random", "random"), 320, seed=1)).differences()[0]
+    assert large.half_width < small.half_width / 2
+    assert large.low < 0 < large.high  # two random bots are equal
+
+
+def test_an_estimate_holds_the_mean() -> None:
+    e = estimate([1.0, 2.0, 3.0, 4.0])
+    assert e.mean == 2.5 and e.low < 2.5 < e.high
+    assert round(e.half_width, 3) == round(3.182 * 1.2909944 / 2, 3)
+
+
+def test_an_interrupted_run_resumes_where_it_stopped(tmp_path: Path) -> None:
+    results = tmp_path / "boards.jsonl"
+    full = run(Config("tressette", ("random", "random"), 12, seed=2)).as_json()
+    run(Config("tressette", ("random", "random"), 5, seed=2), results=results)
+    assert len(results.read_text().splitlines()) == 1 + 5
+    seen: list[int] = []
+    resumed = run(Config("tressette", ("random", "random"), 12, seed=2), results=results,
+                  progress=lambda done, total: seen.append(done))
+    assert seen[0] == 5 and seen[-1] == 12
+    assert resumed.as_json() == full
+    with pytest.raises(ValueError, match="different run"):
+        run(Config("tressette", ("random", "random"), 12, seed=3), results=results)
+
+
+def test_workers_give_the_same_results_as_one_process() -> None:
+    config = Config("tressette", ("random", "random"), 8, seed=4)
+    assert run(config, workers=2).as_json() == run(config).as_json()
+
+
+# -- the bot protocol ------------------------------------------------------------------------------
+
+ENGINES = {
+    "good": "import json,sys\nfor l in sys.stdin:\n m=json.loads(l)\n if m['type']=='bye': break\n"
+            " print(json.dumps({'action': m['legal_actions'][-1]}), flush=True)\n",
+    "garbage": "import sys\nfor l in sys.stdin:\n print('}{ not json', flush=True)\n",
+    "illegal": "import sys\nfor l in sys.stdin:\n print('{\"action\": \"Xz volo\"}', flush=True)\n",
+    "wrong shape": "import sys\nfor l in sys.stdin:\n print('[1, 2, 3]', flush=True)\n",
+    "silent": "import sys,time\nfor l in sys.stdin:\n time.sleep(5)\n",
+    "crash": "import sys\nsys.stdin.readline()\nraise SystemExit(3)\n",
+}
+
+
+def engine(tmp_path: Path, kind: str) -> str:
+    path = tmp_path / f"{kind.replace(' ', '_')}.py"
+    path.write_text(ENGINES[kind])
+    return f"{sys.executable} {path}"
+
+
+@pytest.mark.parametrize("kind", ["garbage", "illegal", "wrong shape", "silent", "crash"])
+def test_a_hostile_engine_forfeits_its_moves_and_the_arena_goes_on(tmp_path: Path, kind: str) -> None:
+    bot = EngineBot(engine(tmp_path, kind), time_limit=0.3, seed=1)
+    try:
+        for _ in range(3):
+            assert bot.act({"seat": 0}, ["3d", "4d"]) in ("3d", "4d")
+    finally:
+        bot.close()
+    assert len(bot.faults) == 3
+
+
+def test_a_good_engine_plays_its_own_moves(tmp_path: Path) -> None:
+    bot = EngineBot(engine(tmp_path, "good"), time_limit=5, seed=1)
+    try:
+        assert [bot.act({"seat": 0}, ["3d", "4d"]) for _ in range(3)] == ["4d"] * 3
+    finally:
+        bot.close()
+    assert bot.faults == []
+
+
+def test_a_missing_engine_is_a_fault_not_a_crash() -> None:
+    bot = EngineBot("/nonexistent/engine --x", time_limit=0.2)
+    assert bot.act({}, ["3d"]) == "3d"
+    assert bot.faults and "cannot start" in bot.faults[0]
+    bot.close()
+
+
+def test_an_engine_can_play_a_whole_arena_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = engine(tmp_path, "good")
+    assert main(["arena", "tressette", "--players", f"random,cmd:{good}", "--deals", "2", "--workers", "1",
+                 "--json", "--time-limit", "5"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["boards"] == 2 and len(report["score_per_deal"]) == 2
+
+
+def test_serve_answers_acts_and_reports_malformed_requests() -> None:
+    requests = "\n".join([
+        json.dumps({"type": "act", "observation": {"seat": 0}, "legal_actions": ["3d"]}),
+        "not json",
+        json.dumps({"type": "act", "observation": {}, "legal_actions": []}),
+        json.dumps({"type": "bye"}),
+        json.dumps({"type": "act", "observation": {}, "legal_actions": ["4d"]}),
+    ]) + "\n"
+    out = io.StringIO()
+    assert serve(RandomBot(0), io.StringIO(requests), out) == 0
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert replies[0] == {"action": "3d"}
+    assert "error" in replies[1] and "error" in replies[2]
+    assert len(replies) == 3  # nothing after bye
