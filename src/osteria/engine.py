@@ -337,12 +337,18 @@ class Match:
         if deal.over:
             self._deal_over(deal)
 
-    def observation(self, seat: int) -> dict[str, JSON]:
-        """What ``seat`` may know: its own view of the deal, the scores, and its legal actions."""
+    def observation(self, seat: int, deal: int | None = None) -> dict[str, JSON]:
+        """What ``seat`` may know: its own view of the deal in progress (or, with ``deal``, of
+        that deal as it ended), the scores, and its legal actions."""
         if not isinstance(seat, int) or not 0 <= seat < self.game.seats:
             raise ValueError(f"no seat {seat!r} in a {self.game.seats}-seat game")
-        deal = self.deal
-        obs: dict[str, JSON] = {
+        if deal is not None:
+            obs = self.deals[deal].deal.observation(seat)
+            obs.update(seat=seat, deal_index=deal, result=self.results[deal].as_json()
+                       if deal < len(self.results) else None)
+            return obs
+        current = self.deal
+        obs = {
             "game": self.game.name,
             "options": dict(self.game.options),
             "players": list(self.players),
@@ -352,8 +358,8 @@ class Match:
             "totals": self.totals(),
             "finished": self._finished,
         }
-        if deal is not None:
-            obs.update(deal.observation(seat))
+        if current is not None:
+            obs.update(current.observation(seat))
         decider = self.decider
         obs["to_move"] = self.to_move
         obs["legal_actions"] = self.legal_actions() if decider == seat else []
