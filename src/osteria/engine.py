@@ -132,6 +132,8 @@ class Game(ABC):
     default_seats: ClassVar[int]
     option_specs: ClassVar[tuple[Option, ...]]
     stock_roles: ClassVar[tuple[str, ...]] = ()
+    # Roles that always hold one card: a record writes them as that card, not as a list.
+    single_card_roles: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, seats: int | None = None, **options: JSON) -> None:
         self.seats = self.default_seats if seats is None else seats
@@ -391,8 +393,9 @@ class Match:
                 "hands": [[CARD_STRINGS[c] for c in hand] for hand in rec.hands],
             }
             if rec.stock:
-                entry["stock"] = {role: [CARD_STRINGS[c] for c in cards]
-                                  for role, cards in rec.stock.items()}
+                single = self.game.single_card_roles
+                entry["stock"] = {role: CARD_STRINGS[cards[0]] if role in single and len(cards) == 1
+                                  else [CARD_STRINGS[c] for c in cards] for role, cards in rec.stock.items()}
             entry["actions"] = [[seat, rec.deal.action_str(a)] for seat, a in rec.deal.history]
             deals.append(entry)
         return {

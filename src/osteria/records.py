@@ -116,7 +116,9 @@ def _replay_deal(match: Match, entry: Any, where: str) -> None:
     hands_json = _expect(entry.get("hands"), list, "hands", f"{where}.hands")
     hands = [_cards(h, f"{where}.hands[{s}]") for s, h in enumerate(hands_json)]
     stock_json = _expect(entry.get("stock", {}), dict, "stock", f"{where}.stock")
-    stock = {role: _cards(cards, f"{where}.stock.{role}") for role, cards in stock_json.items()}
+    # A role of one card (Sancagna's turned card, say) may be written as that card alone.
+    stock = {role: _cards([cards] if isinstance(cards, str) else cards, f"{where}.stock.{role}")
+             for role, cards in stock_json.items()}
     try:
         match.begin_deal(hands, stock, dealer)
     except RulesError as exc:
