@@ -9,10 +9,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from osteria.bots.base import Bot, RandomBot, play_bots
+from osteria.bots.tressette import TressetteHeuristic
+
+# Each game's rule-based player.
+HEURISTICS: dict[str, type[Bot]] = {"tressette": TressetteHeuristic}
+
+
+def _heuristic(game: str, seed: int | str | None) -> Bot:
+    if game not in HEURISTICS:
+        raise ValueError(f"no heuristic player for {game} yet")
+    return HEURISTICS[game]()
+
 
 # name -> factory(game, seed): the bots that tables and the arena can seat by name.
 BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
     "random": lambda game, seed: RandomBot(seed),
+    "heuristic": _heuristic,
 }
 
 
