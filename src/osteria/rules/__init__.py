@@ -1,6 +1,7 @@
 """The games, one module each, registered by name."""
 
 from osteria.engine import Game
+from osteria.rules.quattrigghiu import Quattrigghiu
 from osteria.rules.tressette import Tressette
 
-GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (Tressette,)}
+GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (Tressette, Quattrigghiu)}
