@@ -2,6 +2,7 @@
 
 from osteria.engine import Game
 from osteria.rules.quattrigghiu import Quattrigghiu
+from osteria.rules.sancagna import Sancagna
 from osteria.rules.tressette import Tressette
 
-GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (Tressette, Quattrigghiu)}
+GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (Tressette, Sancagna, Quattrigghiu)}

@@ -1,0 +1,432 @@
+"""Sancagna, the fishermen's game of Burano: two against two, on the 52-card Venetian deck.
+
+Read top to bottom, this module is the rules: the two card orders and their points, the deal
+with the turned card and the "bacio della tavola", the play, the silent cenni between partners,
+the call-out ("chiamarsi fuori") that ends a smazzata, the revoke under option ``tavola`` and
+the match to a number of circles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from osteria.cards import CARD_STRINGS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, VENETA_52, card, cards_of
+from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, RulesError
+from osteria.rules.tressette import partner_of, side_of
+
+# -- the cards -----------------------------------------------------------------------------------
+# The order is upside down: in trump the re rules, in the other suits the four. Both orders are
+# written lowest first; the points are the seed's two tables (30 in trump, 14 in each other suit).
+
+TRUMP_ORDER = "56789CA234XFR"
+PLAIN_ORDER = "56789XFCRA234"
+TRUMP_POINTS = {"R": 8, "F": 6, "X": 5, "4": 4, "3": 3, "2": 2, "A": 1, "C": 1}
+PLAIN_POINTS = {"4": 4, "3": 3, "2": 2, "A": 1, "R": 1, "C": 1, "F": 1, "X": 1}
+DECK_POINTS = 72
+HAND_SIZE = 6
+TRICKS = 6
+
+
+def _tables() -> tuple[list[list[int]], list[list[int]]]:
+    """Per trump suit, each card's points and its taking key (any trump above any other card)."""
+    points, keys = [], []
+    for trump in range(4):
+        p, k = [0] * 52, [0] * 52
+        for c in VENETA_52.cards:
+            rank = RANKS[c % 13]
+            if c // 13 == trump:
+                p[c], k[c] = TRUMP_POINTS.get(rank, 0), 100 + TRUMP_ORDER.index(rank)
+            else:
+                p[c], k[c] = PLAIN_POINTS.get(rank, 0), PLAIN_ORDER.index(rank)
+        points.append(p)
+        keys.append(k)
+    return points, keys
+
+
+POINTS, KEY = _tables()
+
+
+def card_points(c: int, trump: int) -> int:
+    """A card's points when ``trump`` is the trump suit."""
+    return POINTS[trump][c]
+
+
+def trick_winner(cards: Sequence[int], trump: int) -> int:
+    """The index in ``cards`` (in play order) of the card that takes the trick: the highest trump,
+    else the highest card of the suit led; a card of any other suit never takes."""
+    key, led = KEY[trump], cards[0] // 13
+    best = 0
+    for i in range(1, len(cards)):
+        c = cards[i]
+        if c // 13 in (led, trump) and key[c] > key[cards[best]]:
+            best = i
+    return best
+
+
+def required(hand: int, led: int, trump: int) -> int:
+    """The cards a player must choose from: the suit led, else trump, else any ("rispondi o taglia")."""
+    return hand & SUIT_MASK[led] or hand & SUIT_MASK[trump] or hand
+
+
+# -- the smazzata and the call-out ----------------------------------------------------------------
+# Card points add up across deals until a side calls itself out right after a trick it took:
+# with 21 one circle, with 42 two, and what lies beyond carries into the next smazzata.
+
+ONE_CIRCLE = 21
+TWO_CIRCLES = 42
+
+# -- the cenni ----------------------------------------------------------------------------------
+# A player shows his partner, silently and truly, that he holds the re, fante or dieci of trump
+# ("vecion", "vecia", "comodin") or a four ("gnagnà"): each once a deal, before one of his cards.
+
+CENNI = ("vecion", "vecia", "comodin", "gnagna")
+FOURS = sum(1 << card("4", s) for s in SUITS)
+
+
+def cenno_cards(kind: int, trump: int) -> int:
+    """The cards whose holding makes cenno ``kind`` true."""
+    if CENNI[kind] == "gnagna":
+        return FOURS
+    return 1 << (trump * 13 + RANKS.index("RFX"[kind]))
+
+
+# -- the revoke (option tavola) --------------------------------------------------------------------
+# At a real table a wrong card can be played; it is found as soon as the cards prove it (the
+# player later plays a card he should have played then, or shows it when the deal ends), and it
+# costs the guilty side 3 circles and 9 points.
+
+REVOKE_CIRCLES = 3
+REVOKE_POINTS = 9
+
+# -- the action strings ---------------------------------------------------------------------------
+
+CENNO_BASE = 52
+FUORI = CENNO_BASE + len(CENNI)
+AVANTI = FUORI + 1
+ACTION_STRINGS = (*CARD_STRINGS, *(f"cenno {word}" for word in CENNI), "fuori", "avanti")
+ACTION_OF = {s: a for a, s in enumerate(ACTION_STRINGS)}
+
+
+class SancagnaDeal(Deal):
+    """One deal of at most six tricks, part of a smazzata that may span several deals."""
+
+    def __init__(self, game: Sancagna, dealer: int, hands: Sequence[Sequence[int]],
+                 turned: int, bottom: int, tally: Sequence[int]) -> None:
+        self.seats = 4
+        self.dealer = dealer
+        self.a_mente: bool = game.options["a_mente"]
+        self.tavola: bool = game.options["tavola"]
+        self.hands = [sum(1 << c for c in hand) for hand in hands]
+        self.turned, self.bottom = turned, bottom
+        self.trump = turned // 13
+        self.leader = (dealer + 1) % 4  # of the current trick
+        self.to_move: int | None = self.leader
+        self.trick: list[int] = []
+        self.tricks_done = 0
+        self.points = [0, 0]  # card points of this deal
+        self.tally = list(tally)  # the smazzata's running tallies, carry-over included
+        self.caller: int | None = None  # the trick's winner while his side may call itself out
+        self.cenni = [0, 0, 0, 0]  # per seat, a bitmask of the cenni made in this deal
+        self.revokes: list[tuple[int, int, int]] = []  # not yet found: seat, trick, proving cards
+        self.found: list[tuple[int, int]] = []  # revokes found: seat, trick
+        self.circles = [0, 0]
+        self.outcome: str | None = None
+        self.carry = [0, 0]
+        self.last_trick: tuple[int, tuple[int, ...], int] | None = None  # leader, cards, winner
+        self.history: list[tuple[int, int]] = []
+
+    def copy(self) -> SancagnaDeal:
+        new = object.__new__(SancagnaDeal)
+        new.__dict__.update(self.__dict__)
+        for name in ("hands", "trick", "points", "tally", "cenni", "revokes", "found", "circles", "carry",
+                     "history"):
+            setattr(new, name, getattr(self, name)[:])
+        return new
+
+    # -- legal actions --------------------------------------------------------------------------
+
+    def legal(self) -> list[int]:
+        seat = self.to_move
+        if seat is None:
+            return []
+        if self.caller is not None:
+            return [FUORI, AVANTI]
+        hand = self.hands[seat]
+        if self.trick and not self.tavola:
+            actions = cards_of(required(hand, self.trick[0] // 13, self.trump))
+        else:
+            actions = cards_of(hand)
+        return actions + self._cenni(seat)
+
+    def _cenni(self, seat: int) -> list[int]:
+        hand, made = self.hands[seat], self.cenni[seat]
+        return [CENNO_BASE + k for k in range(len(CENNI))
+                if not made >> k & 1 and hand & cenno_cards(k, self.trump)]
+
+    def why_illegal(self, action: int) -> str:
+        seat = self.to_move
+        if seat is None:
+            return "the deal is over"
+        who = f"seat {seat}"
+        if action in (FUORI, AVANTI):
+            word, tally = ACTION_STRINGS[action], self.tally[side_of(seat)]
+            taken = not self.trick and self.last_trick is not None and side_of(self.last_trick[2]) == side_of(seat)
+            if taken and not self.a_mente and tally < ONE_CIRCLE:
+                return f"{word!r}: {who}'s side has {tally} points, {ONE_CIRCLE} are needed to call itself out"
+            return f"{word!r}: one says it only right after a trick one's side took"
+        if self.caller is not None:
+            return f"{who} must first say fuori or avanti"
+        if action >= CENNO_BASE:
+            word = CENNI[action - CENNO_BASE]
+            if self.cenni[seat] >> (action - CENNO_BASE) & 1:
+                return f"cenno {word}: {who} has made it already in this deal"
+            return f"cenno {word}: it would not be true, {who} does not hold the card"
+        name, hand = CARD_STRINGS[action], self.hands[seat]
+        if not hand >> action & 1:
+            return f"{who} does not hold {name}"
+        led = self.trick[0] // 13
+        if hand & SUIT_MASK[led]:
+            return f"{who} must answer the suit led: {name} is not {SUIT_NAMES['it'][led]}"
+        return f"{who} has no {SUIT_NAMES['it'][led]} and must trump with {SUIT_NAMES['it'][self.trump]}"
+
+    # -- playing ---------------------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        seat = self.to_move
+        assert seat is not None
+        self.history.append((seat, action))
+        if action == FUORI:
+            self._call_out(side_of(seat))
+        elif action == AVANTI:
+            self._avanti(seat)
+        elif action >= CENNO_BASE:
+            self.cenni[seat] |= 1 << (action - CENNO_BASE)
+        else:
+            self._play(seat, action)
+
+    def _play(self, seat: int, c: int) -> None:
+        trick = self.trick
+        if self.tavola:
+            self._check_revoke(seat, c)
+        self.hands[seat] ^= 1 << c
+        trick.append(c)
+        if len(trick) < 4:
+            self.to_move = (seat + 1) % 4
+            return
+        winner = (self.leader + trick_winner(trick, self.trump)) % 4
+        side = side_of(winner)
+        taken = sum(POINTS[self.trump][x] for x in trick)
+        self.points[side] += taken
+        self.tally[side] += taken
+        self.last_trick = (self.leader, tuple(trick), winner)
+        self.trick = []
+        self.tricks_done += 1
+        self.leader = winner
+        # By default the call is offered only when it would be right; a mente, after every trick taken.
+        if self.a_mente or self.tally[side] >= ONE_CIRCLE:
+            self.caller = self.to_move = winner
+        else:
+            self._next_trick()
+
+    def _next_trick(self) -> None:
+        if self.tricks_done == TRICKS:
+            self._finish("continua")
+        else:
+            self.to_move = self.leader
+
+    def _avanti(self, seat: int) -> None:
+        if seat == self.caller:
+            self.to_move = partner_of(seat)
+        else:
+            self.caller = None
+            self._next_trick()
+
+    def _call_out(self, side: int) -> None:
+        tally = self.tally[side]
+        if tally >= TWO_CIRCLES:
+            self.circles[side] += 2
+            self.carry[side] = tally - TWO_CIRCLES
+            self._finish("fuori-doppio")
+        elif tally >= ONE_CIRCLE:
+            self.circles[side] += 1
+            self.carry[side] = tally - ONE_CIRCLE
+            self._finish("fuori")
+        else:
+            self.circles[1 - side] += 1
+            self._finish("chiamata-errata")
+
+    def _finish(self, outcome: str) -> None:
+        self.outcome = outcome
+        self.caller = self.to_move = None
+        if outcome == "continua":
+            self.carry = self.tally[:]
+        # The cards left in the hands are shown: a revoke not yet found is found now, and its
+        # points come off what the guilty side takes into the next deal.
+        for seat, trick, _ in self.revokes:
+            self._penalise(seat, trick, self.carry)
+        self.revokes = []
+
+    def _check_revoke(self, seat: int, c: int) -> None:
+        """Under tavola: find the earlier revokes this card proves (led or not), and record a wrong card."""
+        proved = [r for r in self.revokes if r[0] == seat and r[2] >> c & 1]
+        for revoke in proved:
+            self.revokes.remove(revoke)
+            self._penalise(seat, revoke[1], self.tally)
+        if self.trick:
+            should = required(self.hands[seat], self.trick[0] // 13, self.trump)
+            if not should >> c & 1:
+                self.revokes.append((seat, self.tricks_done, should))
+
+    def _penalise(self, seat: int, trick: int, tally: list[int]) -> None:
+        side = side_of(seat)
+        self.found.append((seat, trick))
+        self.circles[side] -= REVOKE_CIRCLES
+        tally[side] -= REVOKE_POINTS
+
+    # -- strings ---------------------------------------------------------------------------------
+
+    def action_str(self, action: int) -> str:
+        return ACTION_STRINGS[action]
+
+    def parse_action(self, text: str) -> int:
+        action = ACTION_OF.get(text)
+        if action is None:
+            raise IllegalAction(f"{text!r} is not a sancagna action: a card (as 4c or Xd), "
+                                "cenno vecion|vecia|comodin|gnagna, fuori or avanti")
+        return action
+
+    # -- what a seat may see ---------------------------------------------------------------------
+
+    def _seen(self, seat: int, actor: int, action: int) -> bool:
+        """A cenno is seen by the partner alone (and known to its maker); all else is public."""
+        return not CENNO_BASE <= action < FUORI or side_of(actor) == side_of(seat)
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        history = [(s, a) for s, a in self.history if self._seen(seat, s, a)]
+        obs: dict[str, JSON] = {
+            "dealer": self.dealer,
+            "trump": SUITS[self.trump],
+            "turned": CARD_STRINGS[self.turned],
+            "bottom": CARD_STRINGS[self.bottom],
+            "hand": [CARD_STRINGS[c] for c in cards_of(self.hands[seat])],
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "leader": self.leader,
+            "trick": [[(self.leader + i) % 4, CARD_STRINGS[c]] for i, c in enumerate(self.trick)],
+            "last_trick": None,
+            "tricks_played": self.tricks_done,
+            "played": [CARD_STRINGS[a] for _, a in self.history if a < CENNO_BASE],
+            "calling": self.caller,
+            "cenni": [[s, CENNI[a - CENNO_BASE]] for s, a in history if CENNO_BASE <= a < FUORI],
+            "revokes": [[s, t] for s, t in self.found],
+            "history": [[s, ACTION_STRINGS[a]] for s, a in history],
+        }
+        if not self.a_mente:
+            obs["points"] = list(self.points)
+            obs["tally"] = list(self.tally)
+        if self.last_trick is not None:
+            leader, cards, winner = self.last_trick
+            obs["last_trick"] = {"cards": [[(leader + i) % 4, CARD_STRINGS[c]] for i, c in enumerate(cards)],
+                                 "winner": winner}
+        return obs
+
+    # -- scoring ---------------------------------------------------------------------------------
+
+    def result(self) -> DealResult:
+        assert self.outcome is not None, "the deal is not over"
+        delta = [self.circles[side_of(s)] for s in range(4)]
+        return DealResult(self.outcome, list(self.points), delta, {"tally": list(self.carry)})
+
+
+def _check_target(value: JSON) -> str | None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        return "a whole number of circles, 1 or more"
+    return None
+
+
+class Sancagna(Game):
+    name = "sancagna"
+    deck = VENETA_52
+    seat_counts = (4,)
+    default_seats = 4
+    option_specs = (
+        Option("target", 5, check=_check_target, doc="circles that win the match"),
+        Option("a_mente", False, (True, False),
+               doc="tallies are kept in one's head: hidden, and a wrong call-out is possible"),
+        Option("tavola", False, (True, False),
+               doc="as at a real table: wrong cards are accepted, a revoke found costs 3 circles and 9 points"),
+    )
+    stock_roles = ("turned", "bottom", "rest")
+    single_card_roles = ("turned", "bottom")
+
+    def hand_sizes(self) -> list[int]:
+        return [HAND_SIZE] * 4
+
+    def stock_from_rest(self, rest: list[int]) -> dict[str, list[int]]:
+        # The card after the hands is turned; the last one "kisses the table"; the rest is unused.
+        return {"turned": rest[:1], "bottom": rest[-1:], "rest": sorted(rest[1:-1])}
+
+    def check_stock(self, hands: Sequence[Sequence[int]], stock: Mapping[str, Sequence[int]],
+                    seen: set[int]) -> None:
+        for role in ("turned", "bottom"):
+            if len(stock.get(role, ())) != 1:
+                raise RulesError(f"the stock's {role!r} must be one card")
+        # The unused rest of the stock may be left out; when given, the deal holds the whole deck.
+        if "rest" in stock:
+            super().check_stock(hands, stock, seen)
+
+    def new_deal(self, index: int, dealer: int, hands: Sequence[Sequence[int]],
+                 stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> SancagnaDeal:
+        tally = previous[-1].carry["tally"] if previous else [0, 0]
+        return SancagnaDeal(self, dealer, hands, stock["turned"][0], stock["bottom"][0], tally)
+
+    def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
+        circles = [sum(r.delta[s] for r in results) for s in (0, 1)]
+        for side in (0, 1):
+            # Only one side gains circles in a deal, so two sides never reach the target together.
+            if circles[side] >= self.options["target"]:
+                return True, [side, side + 2]
+        return False, None
+
+
+# Game terms as (italiano, English); the keys include the ASCII words of the actions and outcomes.
+GLOSSARY = {
+    "vecion": ("il re di briscola, detto anche bù: la carta più forte", "the king of trumps, the highest card"),
+    "vecia": ("il fante di briscola, seconda carta", "the jack of trumps, the second card"),
+    "comodin": ("il dieci di briscola, terza carta", "the ten of trumps, the third card"),
+    "gnagnà": ("il quattro: la carta più forte nei semi normali", "a four: the highest card in a plain suit"),
+    "gnagna": ("gnagnà, il quattro", "gnagnà, a four"),
+    "scartine": ("9, 8, 7, 6 e 5: nessun punto", "nines to fives: no points"),
+    "briscola": ("il seme della carta girata", "trumps: the suit of the turned card"),
+    "bacio della tavola": ("l'ultima carta del mazzo, mostrata a tutti e fuori gioco",
+                           "the bottom card of the stock, shown to all and out of play"),
+    "rispondi o taglia": ("rispondere al seme, altrimenti tagliare con una briscola",
+                          "follow suit, else trump"),
+    "scarto": ("una carta qualsiasi, quando non si ha né il seme né briscola",
+               "any card, when void in the suit led and in trumps"),
+    "cenno": ("segnale muto al compagno: vecion, vecia, comodin o gnagnà",
+              "a silent signal to one's partner: vecion, vecia, comodin or gnagnà"),
+    "capitano": ("chi coordina i cenni della coppia", "the player who leads a pair's signalling"),
+    "smazzata": ("le mani giocate finché una coppia si chiama fuori",
+                 "the deals played until a side calls itself out"),
+    "chiamarsi fuori": ("dichiarare i 21 punti dopo una presa: fine della smazzata",
+                        "to claim 21 points after a trick: the smazzata ends"),
+    "fuori": ("mi chiamo fuori: 21 punti, un cerchio", "we call ourselves out: 21 points, one circle"),
+    "fuori-doppio": ("fuori con 42 punti: due cerchi", "out with 42 points: two circles"),
+    "avanti": ("non chiamarsi fuori e continuare", "not to call oneself out: play on"),
+    "continua": ("nessuno si è chiamato fuori: i punti passano alla mano dopo",
+                 "nobody called out: the points go on into the next deal"),
+    "rinvio": ("aspettare i 42 punti per due cerchi", "waiting for 42 points and two circles"),
+    "cerchio": ("una smazzata vinta, segnata sulla lavagna", "a smazzata won, marked on the slate"),
+    "chiamata-errata": ("chiamata senza 21 punti: la smazzata va agli avversari",
+                        "a call-out without 21 points: the smazzata goes to the opponents"),
+    "a mente": ("i punti si contano a memoria", "the points are counted in one's head"),
+    "revoca": ("non rispondere al seme (o non tagliare) potendo: 3 cerchi e 9 punti di penalità",
+               "failing to follow suit (or to trump) when able: 3 circles and 9 points off"),
+}
+
+SIGNAL_NAMES = {
+    "vecion": ("ho il re di briscola", "I hold the king of trumps"),
+    "vecia": ("ho il fante di briscola", "I hold the jack of trumps"),
+    "comodin": ("ho il dieci di briscola", "I hold the ten of trumps"),
+    "gnagna": ("ho un quattro", "I hold a four"),
+}
