@@ -26,7 +26,30 @@ def test_every_player_sits_in_every_seat_over_the_rotations() -> None:
 
 def test_partners_rotate_as_sides_at_a_four_seat_table() -> None:
     assert rotations(4, 2) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    assert rotations(4, 2, partnership=True) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    # three players in a partnership game: every pair meets, from both sides, never split
+    table = rotations(4, 3, partnership=True)
+    assert len(table) == 6 and all(a[0] == a[2] and a[1] == a[3] and a[0] != a[1] for a in table)
 
+
+def test_three_players_get_ratings_and_the_stronger_one_leads() -> None:
+    report = run(Config("tressette", ("heuristic", "random", "random"), 30, seed=1))
+    summary = report.as_json()
+    ordinals = [r["ordinal"] for r in summary["openskill"]]
+    assert ordinals[0] == max(ordinals)
+    assert report.advantages()[0].low > 0
+
+
+def test_whole_matches_give_win_rates(tmp_path: Path) -> None:
+    report = run(Config("tressette", ("heuristic", "random"), 2, seed=1, matches=3, options={"target": 21}))
+    rates = report.win_rates()
+    assert rates is not None and len(report.matches) == 3
+    assert all(len(m["won"]) == 2 for m in report.matches)  # each match in both rotations
+    assert abs(rates[0].mean + rates[1].mean - 1) < 1e-9  # one side wins each match
+    from osteria.arena.chart import save_chart
+
+    save_chart(report, tmp_path / "chart.png")
+    assert (tmp_path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 def test_a_board_deals_the_same_cards_in_every_rotation_and_differs_between_boards() -> None:
     config = Config("tressette", ("random", "random"), 4, seed=3)
@@ -44,8 +67,8 @@ def test_results_are_reproducible_from_the_seed() -> None:
 
 
 def test_the_interval_narrows_as_the_deals_grow() -> None:
-    small = run(Config("tressette", ("random", "random"), 20, seed=1)).differences()[0]
-    large = run(Config("tressette", ("random", "random"), 320, seed=1)).differences()[0]
+    small = run(Config("tressette", ("random", "random"), 20, seed=1)).advantages()[0]
+    large = run(Config("tressette", ("random", "random"), 320, seed=1)).advantages()[0]
     assert large.half_width < small.half_width / 2
     assert large.low < 0 < large.high  # two random bots are equal
 

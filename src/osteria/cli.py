@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from osteria.engine import Option, RulesError
@@ -94,6 +94,8 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--workers", type=int, default=0, help="processes (0: one per core)")
     arena.add_argument("--time-limit", type=float, default=1.0, help="seconds per move of an outside engine (1)")
     arena.add_argument("--results", metavar="FILE", help="JSON-lines file of boards; an interrupted run resumes")
+    arena.add_argument("--matches", type=int, default=0, help="also play this many whole matches for win rates")
+    arena.add_argument("--chart", metavar="PNG", help="draw the advantages with their intervals (needs matplotlib)")
     arena.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     bot = sub.add_parser("bot", help="serve one of osteria's bots over the bot protocol")
@@ -122,34 +124,61 @@ def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
     from pathlib import Path
 
     from osteria.arena import Config, run
+    from osteria.arena.players import PLAYERS
     from osteria.bots import BOTS
 
     players = tuple(p.strip() for p in args.players.split(",") if p.strip())
     for p in players:
-        if not p.startswith("cmd:") and p not in BOTS:
-            raise UsageError(f"unknown player {p!r}; bots: {', '.join(BOTS)}, or cmd:COMMAND")
+        if not p.startswith("cmd:") and p not in BOTS and p not in PLAYERS:
+            raise UsageError(f"unknown player {p!r}; players: {', '.join((*BOTS, *PLAYERS))}, or cmd:COMMAND")
     if len(players) < 2:
         raise UsageError("--players needs at least two players, as random,random")
     if args.deals < 2:
         raise UsageError("--deals needs at least 2 boards for a confidence interval")
     config = Config(args.game, players, args.deals, seed=args.seed, seats=args.seats, options=options,
-                    time_limit=args.time_limit)
+                    time_limit=args.time_limit, matches=args.matches)
     GAMES[args.game](args.seats, **options)  # bad options are reported before any work
-
-    def progress(done: int, total: int) -> None:
-        if sys.stderr.isatty():
-            print(f"\r{done}/{total} boards", end="" if done < total else "\n", file=sys.stderr, flush=True)
-
     report = run(config, workers=args.workers or os.cpu_count() or 1,
-                 results=Path(args.results) if args.results else None, progress=progress)
+                 results=Path(args.results) if args.results else None, progress=_progress_bar())
+    if args.chart:
+        from osteria.arena.chart import save_chart
+
+        save_chart(report, Path(args.chart))
     if args.json:
         print(json.dumps(report.as_json()))
         return 0
-    print(f"{args.game}: {len(report.boards)} boards, every seat rotation, seed {args.seed}")
-    print(f"{'player':24} {'score per deal (95%)':>24} {'vs the others (95%)':>24}")
-    for name, score, diff in zip(players, report.scores(), report.differences(), strict=True):
-        print(f"{name:24} {score!s:>24} {diff!s:>24}")
+    summary = report.as_json()
+    better = "lower scores are better; " if summary["lower_is_better"] else ""
+    print(f"{args.game}: {len(report.boards)} duplicate boards, every seat rotation, seed {args.seed} "
+          f"({better}95% intervals)")
+    print(f"{'player':24} {'score per deal':>18} {'advantage':>18}", end="")
+    print(f" {'matches won':>18}" if report.matches else "", end="")
+    print(f" {'openskill':>10}" if "openskill" in summary else "")
+    rates = report.win_rates() or []
+    for p, (name, score, advantage) in enumerate(zip(players, report.scores(), report.advantages(), strict=True)):
+        print(f"{name:24} {score!s:>18} {advantage!s:>18}", end="")
+        print(f" {rates[p].mean:10.1%} ± {rates[p].half_width:5.1%}" if rates else "", end="")
+        print(f" {summary['openskill'][p]['ordinal']:10.2f}" if "openskill" in summary else "")
     return 0
+
+
+def _progress_bar() -> Callable[[int, int], None]:
+    """A one-line progress bar on the terminal (nothing when stderr is not a terminal)."""
+    import time
+
+    start = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        if not sys.stderr.isatty():
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        elapsed = time.monotonic() - start
+        eta = f"{elapsed / done * (total - done):5.0f}s left" if done else ""
+        end = "\n" if done >= total else ""
+        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {eta}", end=end, file=sys.stderr, flush=True)
+
+    return show
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,6 +23,16 @@ from osteria.cards import CARD_STRINGS, Deck, make_rng, parse_card
 JSON = Any
 
 
+def side_of(seat: int) -> int:
+    """In a four-seat partnership game, seats 0 and 2 are side 0, seats 1 and 3 side 1."""
+    return seat & 1
+
+
+def partner_of(seat: int) -> int:
+    """In a four-seat partnership game, the partner sits opposite."""
+    return seat ^ 2
+
+
 class RulesError(ValueError):
     """An unknown game, an unknown option, a bad option value or an impossible deal."""
 
@@ -132,6 +142,10 @@ class Game(ABC):
     default_seats: ClassVar[int]
     option_specs: ClassVar[tuple[Option, ...]]
     stock_roles: ClassVar[tuple[str, ...]] = ()
+    # Whether seats play in the fixed sides {0, 2} and {1, 3} (side_of, partner_of).
+    partnership: ClassVar[bool] = False
+    # Whether a lower score is the better one (Traversone, where points are poison).
+    lower_wins: ClassVar[bool] = False
     # Roles that always hold one card: a record writes them as that card, not as a list.
     single_card_roles: ClassVar[tuple[str, ...]] = ()
 

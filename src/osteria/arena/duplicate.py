@@ -4,7 +4,8 @@ A *board* is one deal, fixed by the run's seed and the board's number. It is pla
 rotation, each time as the first deal of a fresh match, so every player meets the same cards in
 every seat and the luck of the deal cancels out. A player's score on a board is its seats'
 mean deal delta, averaged over the rotations; boards are independent, which gives the
-confidence intervals.
+confidence intervals. Whole matches, when asked for, are played the same way (the same
+shuffles in every rotation) to count who wins them.
 """
 
 from __future__ import annotations
@@ -31,18 +32,31 @@ class Config:
     seats: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
     time_limit: float = 1.0
+    matches: int = 0
 
     def key(self) -> dict[str, Any]:
         """What a resumed run must share with the run it continues."""
         data = asdict(self)
-        data.pop("deals")
+        for grows in ("deals", "matches"):
+            data.pop(grows)
         data["players"] = list(self.players)
         return data
 
+    def new_match(self, seed: str) -> Match:
+        return osteria.new_match(self.game, seed=seed, seats=self.seats, **self.options)
 
-def rotations(seats: int, players: int) -> list[tuple[int, ...]]:
-    """For each rotation, the player of each seat: players take seats in turn (0, 1, 0, 1...)
-    and the pattern turns one seat at a time; identical rotations are played once."""
+    def rotations(self, seats: int) -> list[tuple[int, ...]]:
+        return rotations(seats, len(self.players), osteria.game_rules(self.game).partnership)
+
+
+def rotations(seats: int, players: int, partnership: bool = False) -> list[tuple[int, ...]]:
+    """For each rotation, the player of each seat. Players take seats in turn (0, 1, 0, 1...)
+    and the pattern turns one seat at a time; identical rotations are played once. In a
+    partnership game a player holds both seats of a side: with more than two players, every
+    pair of players meets on every board, each pair from both sides."""
+    if partnership and players > 2:
+        return [tuple(a if seat % 2 == 0 else b for seat in range(seats))
+                for a in range(players) for b in range(players) if a != b]
     pattern = [seat % players for seat in range(seats)]
     seen: dict[tuple[int, ...], None] = {}
     for shift in range(seats):
@@ -50,38 +64,38 @@ def rotations(seats: int, players: int) -> list[tuple[int, ...]]:
     return list(seen)
 
 
-def board_seed(seed: int, board: int) -> str:
-    return f"{seed}/{board}"
-
-
 def new_board_match(config: Config, board: int) -> Match:
     """The match whose first deal is the board: identical for every rotation."""
-    match = osteria.new_match(config.game, seed=board_seed(config.seed, board), seats=config.seats,
-                              **config.options)
+    match = config.new_match(f"{config.seed}/{board}")
     match.begin_deal()
     return match
 
 
+def _play(config: Config, match: Match, assignment: Sequence[int], seed: str, until: Callable[[], bool]) -> None:
+    """Seat the players as ``assignment`` says and play until ``until()``."""
+    players = {seat: make_player(config.players[p], game=config.game, seed=f"{seed}/{seat}",
+                                 time_limit=config.time_limit)
+               for seat, p in enumerate(assignment)}
+    try:
+        while not until():
+            seat = match.decider
+            assert seat is not None
+            match.play(players[seat].choose(match, seat))
+    finally:
+        for player in players.values():
+            player.close()
+
+
 def play_board(config: Config, board: int) -> dict[str, Any]:
     """Play one board in every rotation; per player, its mean delta per seat and rotation."""
-    probe = new_board_match(config, board)
-    seats = len(probe.players)
-    table = rotations(seats, len(config.players))
+    seats = len(new_board_match(config, board).players)
     totals = [0.0] * len(config.players)
     counts = [0] * len(config.players)
     deals = []
-    for r, assignment in enumerate(table):
+    for r, assignment in enumerate(config.rotations(seats)):
         match = new_board_match(config, board)
-        bots = {seat: make_player(config.players[p], game=config.game,
-                                  seed=f"{config.seed}/{board}/{r}/{seat}", time_limit=config.time_limit)
-                for seat, p in enumerate(assignment)}
-        first = match.deals[0]
-        while not first.deal.over:
-            seat = match.decider
-            assert seat is not None
-            match.play(bots[seat].choose(match, seat))
-        for bot in bots.values():
-            bot.close()
+        first = match.deals[0].deal
+        _play(config, match, assignment, f"{config.seed}/{board}/{r}", lambda: first.over)  # noqa: B023
         delta = match.results[0].delta
         for seat, p in enumerate(assignment):
             totals[p] += delta[seat]
@@ -90,72 +104,131 @@ def play_board(config: Config, board: int) -> dict[str, Any]:
     return {"board": board, "scores": [t / c for t, c in zip(totals, counts, strict=True)], "deals": deals}
 
 
+def play_match(config: Config, index: int) -> dict[str, Any]:
+    """Play whole match ``index`` in every rotation, the same shuffles each time; per rotation,
+    the players that won (a player wins when one of its seats is among the winners)."""
+    seed = f"{config.seed}/match/{index}"
+    seats = len(config.new_match(seed).players)
+    won = []
+    for r, assignment in enumerate(config.rotations(seats)):
+        match = config.new_match(seed)
+        _play(config, match, assignment, f"{seed}/{r}", lambda: match.finished)  # noqa: B023
+        won.append(sorted({assignment[seat] for seat in match.result()["winners"]}))
+    return {"match": index, "won": won}
+
+
 @dataclass
 class Report:
     config: Config
     boards: list[dict[str, Any]]
+    matches: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def sense(self) -> int:
+        """+1 where a higher score is better, -1 where points are poison."""
+        return -1 if osteria.game_rules(self.config.game, seats=self.config.seats,
+                                        **self.config.options).lower_wins else 1
 
     def scores(self) -> list[Estimate]:
         """Each player's mean score per deal, with its 95% interval."""
         return [estimate([b["scores"][p] for b in self.boards]) for p in range(len(self.config.players))]
 
-    def differences(self) -> list[Estimate]:
-        """Each player's score minus the mean of the others', board by board (paired)."""
-        k = len(self.config.players)
-        return [estimate([b["scores"][p] - (sum(b["scores"]) - b["scores"][p]) / (k - 1) for b in self.boards])
-                for p in range(k)]
+    def advantages(self) -> list[Estimate]:
+        """How much better each player did than the mean of the others, board by board (paired);
+        positive is better, whichever way the game counts."""
+        k, sense = len(self.config.players), self.sense
+        return [estimate([sense * (b["scores"][p] - (sum(b["scores"]) - b["scores"][p]) / (k - 1))
+                          for b in self.boards]) for p in range(k)]
+
+    def win_rates(self) -> list[Estimate] | None:
+        """Each player's share of the matches it won (1 a win, 0 otherwise, per rotation)."""
+        if not self.matches:
+            return None
+        return [estimate([float(p in won) for m in self.matches for won in m["won"]])
+                for p in range(len(self.config.players))]
+
+    def ratings(self) -> list[dict[str, float]] | None:
+        """OpenSkill (Plackett-Luce) ratings from each board's ranking; None without openskill."""
+        try:
+            from openskill.models import PlackettLuce
+        except ImportError:
+            return None
+        model = PlackettLuce()
+        ratings = [model.rating(name=name) for name in self.config.players]
+        for board in self.boards:
+            scores = [self.sense * s for s in board["scores"]]
+            ranks = [1 + sum(other > mine for other in scores) for mine in scores]
+            ratings = [team[0] for team in model.rate([[r] for r in ratings], ranks=ranks)]
+        return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for r in ratings]
 
     def as_json(self) -> dict[str, Any]:
-        scores, diffs = self.scores(), self.differences()
-        return {
+        summary: dict[str, Any] = {
             "game": self.config.game,
             "players": list(self.config.players),
-            "boards": len(self.boards),
+            "options": dict(self.config.options),
             "seed": self.config.seed,
-            "score_per_deal": [s.as_json() for s in scores],
-            "versus_others": [d.as_json() for d in diffs],
+            "boards": len(self.boards),
+            "lower_is_better": self.sense < 0,
+            "score_per_deal": [s.as_json() for s in self.scores()],
+            "advantage": [d.as_json() for d in self.advantages()],
         }
+        rates = self.win_rates()
+        if rates is not None:
+            summary["matches"] = len(self.matches)
+            summary["match_win_rate"] = [r.as_json() for r in rates]
+        ratings = self.ratings()
+        if ratings is not None and len(self.config.players) > 2:
+            summary["openskill"] = ratings
+        return summary
 
 
-def _boards(config: Config, todo: Sequence[int], workers: int) -> Iterator[dict[str, Any]]:
+def _task(config: Config, task: tuple[str, int]) -> dict[str, Any]:
+    kind, index = task
+    return play_board(config, index) if kind == "board" else play_match(config, index)
+
+
+def _results(config: Config, tasks: Sequence[tuple[str, int]], workers: int) -> Iterator[dict[str, Any]]:
     if workers <= 1:
-        for board in todo:
-            yield play_board(config, board)
+        for task in tasks:
+            yield _task(config, task)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(play_board, [config] * len(todo), todo, chunksize=max(1, len(todo) // (workers * 8)))
+        yield from pool.map(_task, [config] * len(tasks), tasks, chunksize=max(1, len(tasks) // (workers * 8)))
 
 
 def run(config: Config, *, workers: int = 1, results: Path | None = None,
         progress: Callable[[int, int], None] | None = None) -> Report:
-    """Play every board of the run. With ``results``, each board is appended to that JSON-lines
-    file as it finishes, and a run that finds the file continues where it stopped."""
-    done: dict[int, dict[str, Any]] = {}
-    if results is not None and results.exists():
+    """Play every board (and match) of the run. With ``results``, each is appended to that
+    JSON-lines file as it finishes, and a run that finds the file continues where it stopped."""
+    done: dict[tuple[str, int], dict[str, Any]] = {}
+    if results is not None and results.exists() and results.stat().st_size:
         lines = results.read_text(encoding="utf-8").splitlines()
-        if lines:
-            header = json.loads(lines[0])
-            if header != config.key():
-                raise ValueError(f"{results} holds a different run ({header}); choose another file")
-            for line in lines[1:]:
-                board = json.loads(line)
-                done[board["board"]] = board
+        header = json.loads(lines[0])
+        if header != config.key():
+            raise ValueError(f"{results} holds a different run ({header}); choose another file")
+        for line in lines[1:]:
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short by the interruption: that task is played again
+            done[("board", item["board"]) if "board" in item else ("match", item["match"])] = item
     elif results is not None:
         results.write_text(json.dumps(config.key()) + "\n", encoding="utf-8")
-    todo = [b for b in range(config.deals) if b not in done]
+    tasks = [("board", b) for b in range(config.deals)] + [("match", m) for m in range(config.matches)]
+    todo = [t for t in tasks if t not in done]
     if progress:
-        progress(len(done), config.deals)
+        progress(len(tasks) - len(todo), len(tasks))
     out = results.open("a", encoding="utf-8") if results is not None else None
     try:
-        for board in _boards(config, todo, workers):
-            done[board["board"]] = board
+        for item in _results(config, todo, workers):
+            done[("board", item["board"]) if "board" in item else ("match", item["match"])] = item
             if out is not None:
-                out.write(json.dumps(board) + "\n")
+                out.write(json.dumps(item) + "\n")
                 out.flush()
             if progress:
-                progress(len(done), config.deals)
+                progress(len(done), len(tasks))
     finally:
         if out is not None:
             out.close()
-    return Report(config, [done[b] for b in range(config.deals)])
-
+    return Report(config, [done[("board", b)] for b in range(config.deals)],
+                  [done[("match", m)] for m in range(config.matches)])

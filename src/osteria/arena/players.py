@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from typing import Protocol
 
 from osteria.arena.protocol import EngineBot
 from osteria.bots import Bot, make_bot
-from osteria.engine import Match
+from osteria.engine import Deal, Match
 
 
 class Player(Protocol):
@@ -34,8 +35,54 @@ class HonestPlayer:
         self.bot.close()
 
 
+class OraclePlayer:
+    """CHEATS: it sees every hand. The arena's upper bound, never a bot for people or tables.
+
+    For each legal action it plays the deal out many times at random from the true position
+    and keeps the action with the best mean result for its seat.
+    """
+
+    name = "oracle"
+
+    def __init__(self, seed: int | str, rollouts: int = 24) -> None:
+        self.rng = random.Random(seed)
+        self.rollouts = rollouts
+
+    def choose(self, match: Match, seat: int) -> str:
+        deal = match.deal
+        assert deal is not None
+        actions = deal.legal()
+        if len(actions) == 1:
+            return deal.action_str(actions[0])
+        sense = -1 if match.game.lower_wins else 1
+        to_move = deal.to_move
+        assert to_move is not None
+        best = max(actions, key=lambda a: sense * self._value(deal, a, to_move))
+        return deal.action_str(best)
+
+    def _value(self, deal: Deal, action: int, seat: int) -> float:
+        total = 0
+        choice = self.rng.choice
+        for _ in range(self.rollouts):
+            rollout = deal.copy()
+            rollout.apply(action)
+            while rollout.to_move is not None:
+                rollout.apply(choice(rollout.legal()))
+            total += rollout.result().delta[seat]
+        return total / self.rollouts
+
+    def close(self) -> None:
+        pass
+
+
+PLAYERS = ("oracle",)  # seated by the arena itself, beside the bots
+
+
 def make_player(spec: str, *, game: str, seed: int | str, time_limit: float) -> Player:
-    """A player from its name: ``random``..., or ``cmd:COMMAND`` for an outside engine."""
+    """A player from its name: a bot (``random``...), ``oracle``, or ``cmd:COMMAND`` for an
+    outside engine."""
     if spec.startswith("cmd:"):
         return HonestPlayer(EngineBot(spec[4:], time_limit=time_limit, seed=seed))
+    if spec == "oracle":
+        return OraclePlayer(seed)
     return HonestPlayer(make_bot(spec, game=game, seed=seed))

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from osteria.cards import CARD_STRINGS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, VENETA_52, card, cards_of
-from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, RulesError
-from osteria.rules.tressette import partner_of, side_of
+from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, RulesError, partner_of, side_of
 
 # -- the cards -----------------------------------------------------------------------------------
 # The order is upside down: in trump the re rules, in the other suits the four. Both orders are
@@ -345,6 +344,7 @@ def _check_target(value: JSON) -> str | None:
 
 class Sancagna(Game):
     name = "sancagna"
+    partnership = True
     deck = VENETA_52
     seat_counts = (4,)
     default_seats = 4

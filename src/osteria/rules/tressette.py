@@ -18,7 +18,7 @@ from osteria.cards import (
     cards_of,
     suit_cards,
 )
-from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, parse_cards
+from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, parse_cards, partner_of, side_of
 
 # -- the cards -----------------------------------------------------------------------------------
 
@@ -37,15 +37,6 @@ LAST_TRICK_THIRDS = 3
 TRICKS = 10
 
 FOUR_OF_DENARI = card("4", "d")
-
-
-def side_of(seat: int) -> int:
-    """Seats 0 and 2 are side 0, seats 1 and 3 side 1."""
-    return seat & 1
-
-
-def partner_of(seat: int) -> int:
-    return seat ^ 2
 
 
 # -- accusi (bongioco) --------------------------------------------------------------------------
@@ -365,6 +356,7 @@ def _check_morto(value: JSON) -> str | None:
 
 class Tressette(Game):
     name = "tressette"
+    partnership = True
     deck = ITALIAN_40
     seat_counts = (4,)
     default_seats = 4

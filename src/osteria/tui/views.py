@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from osteria.cards import card_symbol, parse_card, rank_of, suit_of
+from osteria.engine import side_of
 from osteria.i18n import gloss, message
 from osteria.rules import tressette
 
@@ -258,15 +259,15 @@ class TressetteView(TableView):
 
     def side(self, side: int, *, members: bool) -> str:
         """The side as we or they, with the names of its seats if asked."""
-        word = self.say("we" if side == tressette.side_of(self.seat) else "they")
+        word = self.say("we" if side == side_of(self.seat) else "they")
         if not members:
             return word
-        names = [self.name(s) for s in range(len(self.names)) if tressette.side_of(s) == side]
+        names = [self.name(s) for s in range(len(self.names)) if side_of(s) == side]
         return self.say("side", side=word, names=", ".join(names))
 
     def by_side(self, values: Sequence[str], *, members: bool = True) -> str:
         """One value per side, the person's side first."""
-        mine = tressette.side_of(self.seat)
+        mine = side_of(self.seat)
         return " · ".join(f"{self.side(side, members=members)} {values[side]}" for side in (mine, 1 - mine))
 
     def scores(self, obs: Observation) -> list[str]:
