@@ -166,3 +166,17 @@ def test_serve_answers_acts_and_reports_malformed_requests() -> None:
     assert replies[0] == {"action": "3d"}
     assert "error" in replies[1] and "error" in replies[2]
     assert len(replies) == 3  # nothing after bye
+
+
+def test_the_example_engine_plays_a_whole_run(capsys: pytest.CaptureFixture[str]) -> None:
+    example = Path(__file__).resolve().parents[1] / "examples" / "first_card_engine.py"
+    assert main(["arena", "tressette", "--players", f"cmd:{sys.executable} {example},random", "--deals", "2",
+                 "--workers", "1", "--json", "--time-limit", "10"]) == 0
+    assert json.loads(capsys.readouterr().out)["boards"] == 2
+
+
+def test_an_arena_run_reports_the_moves_an_engine_forfeited(tmp_path: Path) -> None:
+    garbage = engine(tmp_path, "garbage")
+    summary = run(Config("tressette", (f"cmd:{garbage}", "random"), 2, seed=1, time_limit=2)).as_json()
+    assert summary["forfeited_moves"][0] >= 20 and summary["forfeited_moves"][1] == 0
+    assert summary["faults"][0] == ["not JSON: '}{ not json\\n'"]

@@ -151,14 +151,19 @@ def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
     better = "lower scores are better; " if summary["lower_is_better"] else ""
     print(f"{args.game}: {len(report.boards)} duplicate boards, every seat rotation, seed {args.seed} "
           f"({better}95% intervals)")
-    print(f"{'player':24} {'score per deal':>18} {'advantage':>18}", end="")
+    width = max(8, *map(len, players)) + 2
+    print(f"{'player':{width}} {'score per deal':>18} {'advantage':>18}", end="")
     print(f" {'matches won':>18}" if report.matches else "", end="")
     print(f" {'openskill':>10}" if "openskill" in summary else "")
     rates = report.win_rates() or []
     for p, (name, score, advantage) in enumerate(zip(players, report.scores(), report.advantages(), strict=True)):
-        print(f"{name:24} {score!s:>18} {advantage!s:>18}", end="")
+        print(f"{name:{width}} {score!s:>18} {advantage!s:>18}", end="")
         print(f" {rates[p].mean:10.1%} ± {rates[p].half_width:5.1%}" if rates else "", end="")
         print(f" {summary['openskill'][p]['ordinal']:10.2f}" if "openskill" in summary else "")
+    for name, count, examples in zip(players, summary.get("forfeited_moves", []), summary.get("faults", []),
+                                     strict=False):
+        if count:
+            print(f"{name} forfeited {count} moves, for example: {'; '.join(examples[:3])}")
     return 0
 
 

@@ -71,8 +71,10 @@ def new_board_match(config: Config, board: int) -> Match:
     return match
 
 
-def _play(config: Config, match: Match, assignment: Sequence[int], seed: str, until: Callable[[], bool]) -> None:
-    """Seat the players as ``assignment`` says and play until ``until()``."""
+def _play(config: Config, match: Match, assignment: Sequence[int], seed: str, until: Callable[[], bool],
+          faults: dict[str, list[str]]) -> None:
+    """Seat the players as ``assignment`` says and play until ``until()``; what each player
+    forfeited is added to ``faults`` under its index."""
     players = {seat: make_player(config.players[p], game=config.game, seed=f"{seed}/{seat}",
                                  time_limit=config.time_limit)
                for seat, p in enumerate(assignment)}
@@ -82,8 +84,10 @@ def _play(config: Config, match: Match, assignment: Sequence[int], seed: str, un
             assert seat is not None
             match.play(players[seat].choose(match, seat))
     finally:
-        for player in players.values():
+        for seat, player in players.items():
             player.close()
+            if player.faults():
+                faults.setdefault(str(assignment[seat]), []).extend(player.faults())
 
 
 def play_board(config: Config, board: int) -> dict[str, Any]:
@@ -92,16 +96,18 @@ def play_board(config: Config, board: int) -> dict[str, Any]:
     totals = [0.0] * len(config.players)
     counts = [0] * len(config.players)
     deals = []
+    faults: dict[str, list[str]] = {}
     for r, assignment in enumerate(config.rotations(seats)):
         match = new_board_match(config, board)
         first = match.deals[0].deal
-        _play(config, match, assignment, f"{config.seed}/{board}/{r}", lambda: first.over)  # noqa: B023
+        _play(config, match, assignment, f"{config.seed}/{board}/{r}", lambda: first.over, faults)  # noqa: B023
         delta = match.results[0].delta
         for seat, p in enumerate(assignment):
             totals[p] += delta[seat]
             counts[p] += 1
         deals.append({"assignment": list(assignment), "delta": list(delta)})
-    return {"board": board, "scores": [t / c for t, c in zip(totals, counts, strict=True)], "deals": deals}
+    return {"board": board, "scores": [t / c for t, c in zip(totals, counts, strict=True)], "deals": deals,
+            "faults": faults}
 
 
 def play_match(config: Config, index: int) -> dict[str, Any]:
@@ -110,11 +116,12 @@ def play_match(config: Config, index: int) -> dict[str, Any]:
     seed = f"{config.seed}/match/{index}"
     seats = len(config.new_match(seed).players)
     won = []
+    faults: dict[str, list[str]] = {}
     for r, assignment in enumerate(config.rotations(seats)):
         match = config.new_match(seed)
-        _play(config, match, assignment, f"{seed}/{r}", lambda: match.finished)  # noqa: B023
+        _play(config, match, assignment, f"{seed}/{r}", lambda: match.finished, faults)  # noqa: B023
         won.append(sorted({assignment[seat] for seat in match.result()["winners"]}))
-    return {"match": index, "won": won}
+    return {"match": index, "won": won, "faults": faults}
 
 
 @dataclass
@@ -161,6 +168,14 @@ class Report:
             ratings = [team[0] for team in model.rate([[r] for r in ratings], ranks=ranks)]
         return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for r in ratings]
 
+    def faults(self) -> list[list[str]]:
+        """Per player, every move it forfeited and why."""
+        found: list[list[str]] = [[] for _ in self.config.players]
+        for item in (*self.boards, *self.matches):
+            for p, problems in item.get("faults", {}).items():
+                found[int(p)].extend(problems)
+        return found
+
     def as_json(self) -> dict[str, Any]:
         summary: dict[str, Any] = {
             "game": self.config.game,
@@ -172,6 +187,10 @@ class Report:
             "score_per_deal": [s.as_json() for s in self.scores()],
             "advantage": [d.as_json() for d in self.advantages()],
         }
+        faults = self.faults()
+        if any(faults):
+            summary["forfeited_moves"] = [len(f) for f in faults]
+            summary["faults"] = [sorted(set(f))[:10] for f in faults]
         rates = self.win_rates()
         if rates is not None:
             summary["matches"] = len(self.matches)

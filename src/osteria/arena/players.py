@@ -17,6 +17,10 @@ class Player(Protocol):
 
     def choose(self, match: Match, seat: int) -> str: ...
 
+    def faults(self) -> list[str]:
+        """The moves it forfeited, each with what went wrong."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -30,6 +34,9 @@ class HonestPlayer:
     def choose(self, match: Match, seat: int) -> str:
         observation = match.observation(seat)
         return self.bot.act(observation, observation["legal_actions"])
+
+    def faults(self) -> list[str]:
+        return list(self.bot.faults) if isinstance(self.bot, EngineBot) else []
 
     def close(self) -> None:
         self.bot.close()
@@ -70,6 +77,9 @@ class OraclePlayer:
                 rollout.apply(choice(rollout.legal()))
             total += rollout.result().delta[seat]
         return total / self.rollouts
+
+    def faults(self) -> list[str]:
+        return []
 
     def close(self) -> None:
         pass
