@@ -111,15 +111,18 @@ class EngineBot(Bot):
         if self.process is None:
             return
         self._send({"type": "bye"})
+        # End of input too, for an engine that does not understand bye.
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
         try:
             self.process.wait(timeout=1)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        if self.process.stdout is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdout.close()
         self.process = None
 
 
