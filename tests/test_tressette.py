@@ -11,7 +11,8 @@ import pytest
 import osteria
 from osteria.cards import ITALIAN_40, card, parse_card
 from osteria.engine import DealResult
-from osteria.rules.tressette import STRENGTH, THIRDS, Tressette
+from osteria.rules.tressette import Tressette
+from osteria.rules.tressette_family import STRENGTH, THIRDS
 
 from helpers import fill_hands, match_with, play_randomly
 

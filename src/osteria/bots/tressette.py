@@ -13,7 +13,7 @@ from typing import Any
 
 from osteria.bots.base import Bot
 from osteria.cards import CARD_STRINGS, SUIT_MASK, cards_of, parse_card
-from osteria.rules.tressette import STRENGTH, THIRDS
+from osteria.rules.tressette_family import STRENGTH, THIRDS
 
 
 def _suit(c: int) -> int:

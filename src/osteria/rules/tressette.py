@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from osteria.cards import (
     CARD_STRINGS,
     ITALIAN_40,
-    RANKS,
     SUIT_MASK,
     SUIT_NAMES,
     card,
@@ -19,21 +18,10 @@ from osteria.cards import (
     suit_cards,
 )
 from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, parse_cards, partner_of, side_of
+from osteria.rules.tressette_family import LAST_TRICK_THIRDS, THIRDS, playable, trick_taker
 
 # -- the cards -----------------------------------------------------------------------------------
 
-# Taking order within a suit, lowest first: 4 5 6 7 F C R A 2 3.
-ORDER = "4567FCRA23"
-STRENGTH = [0] * 52
-for _s in range(4):
-    for _i, _r in enumerate(ORDER):
-        STRENGTH[_s * 13 + RANKS.index(_r)] = _i
-
-# Points are counted in thirds: the ace is a whole point, twos, threes and figures a third.
-THIRDS = [0] * 52
-for _c in ITALIAN_40.cards:
-    THIRDS[_c] = {"A": 3, "2": 1, "3": 1, "F": 1, "C": 1, "R": 1}.get(RANKS[_c % 13], 0)
-LAST_TRICK_THIRDS = 3
 TRICKS = 10
 
 FOUR_OF_DENARI = card("4", "d")
@@ -165,11 +153,7 @@ class TressetteDeal(Deal):
         if seat is None:
             return []
         hand = self.hands[seat]
-        if self.trick:
-            follow = hand & SUIT_MASK[self.trick[0] // 13]
-            actions = cards_of(follow or hand)
-        else:
-            actions = self._leads(hand)
+        actions = cards_of(playable(hand, self.trick)) if self.trick else self._leads(hand)
         if self.tricks_done == 0:
             declared = {i for s, i in self.accusi if s == seat}
             actions += [ACCUSO_BASE + i for i in accusi_in(hand) if i not in declared]
@@ -253,13 +237,8 @@ class TressetteDeal(Deal):
             self.to_move = (seat + 1) % 4
             return
         # The trick is complete: the highest card of the suit led takes it.
-        led = trick[0] // 13
-        best = 0
-        for i in range(1, 4):
-            if trick[i] // 13 == led and STRENGTH[trick[i]] > STRENGTH[trick[best]]:
-                best = i
-        winner = (self.leader + best) % 4
-        side = winner & 1
+        winner = (self.leader + trick_taker(trick)) % 4
+        side = side_of(winner)
         self.thirds[side] += THIRDS[trick[0]] + THIRDS[trick[1]] + THIRDS[trick[2]] + THIRDS[trick[3]]
         self.last_trick = (self.leader, tuple(trick), winner)
         self.trick = []

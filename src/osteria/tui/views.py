@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from osteria.cards import card_symbol, parse_card, rank_of, suit_of
 from osteria.engine import side_of
 from osteria.i18n import gloss, message
-from osteria.rules import tressette
+from osteria.rules.tressette_family import STRENGTH
 
 Observation = Mapping[str, Any]
 Terms = Mapping[str, tuple[str, str]]
@@ -255,7 +255,7 @@ class TressetteView(TableView):
     declarations_key = "accusi"
 
     def rank_key(self, card: int) -> int:
-        return tressette.STRENGTH[card]
+        return STRENGTH[card]
 
     def side(self, side: int, *, members: bool) -> str:
         """The side as we or they, with the names of its seats if asked."""

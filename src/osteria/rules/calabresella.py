@@ -1,0 +1,354 @@
+"""Calabresella (tressette a chiamare): one against the rest, for three, four or five players.
+
+Read top to bottom, this module is the rules: the bidding, the called card and the widow, the
+play of the tricks (Tressette's, shared with the family), the stakes and the match in rounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+
+from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, cards_of, mask_of
+from osteria.engine import JSON, DealResult, Game, IllegalAction, Option, parse_cards
+from osteria.rules import tressette
+from osteria.rules.tressette import SIGNAL_INDEX, SIGNAL_STRIDE
+from osteria.rules.tressette_family import THIRDS, TrickDeal, rounded_points
+
+# -- the deal --------------------------------------------------------------------------------------
+# Three players hold 12 cards and four lie face down (the widow); four hold 10, five hold 8.
+HAND_SIZE = {3: 12, 4: 10, 5: 8}
+DISCARDS = 4  # what the caller lays aside at three, after taking the widow
+WINNING_POINTS = 6
+
+# -- the actions -----------------------------------------------------------------------------------
+# A card, alone or with a lead signal, is card + SIGNAL_STRIDE * signal (Tressette's numbering);
+# the bidding and the exchange come after every card action; a discard is a flag and its cards.
+BUSSO, STRISCIO = SIGNAL_INDEX["busso"], SIGNAL_INDEX["striscio"]
+PASSO = 256
+SOLA = 257
+CHIAMO = 320  # + the called card
+CEDO = 384  # + the card the caller gives for the called one
+SCARTO = 1 << 52  # | the bitmask of the four discarded cards
+
+
+def _action_strings() -> dict[int, str]:
+    strings = {PASSO: "passo", SOLA: "sola"}
+    for c in ITALIAN_40.cards:
+        strings[c] = CARD_STRINGS[c]
+        strings[c + SIGNAL_STRIDE * BUSSO] = f"{CARD_STRINGS[c]} busso"
+        strings[c + SIGNAL_STRIDE * STRISCIO] = f"{CARD_STRINGS[c]} striscio"
+        strings[CHIAMO + c] = f"chiamo {CARD_STRINGS[c]}"
+        strings[CEDO + c] = f"cedo {CARD_STRINGS[c]}"
+    return strings
+
+
+ACTION_STRINGS = _action_strings()
+ACTION_OF = {s: a for a, s in ACTION_STRINGS.items()}
+
+
+def scarto_str(mask: int) -> str:
+    return "scarto " + " ".join(CARD_STRINGS[c] for c in cards_of(mask))
+
+
+# -- the stakes ------------------------------------------------------------------------------------
+# The seed's two tables, row by row: what the caller and (at five) his partner win, and what each
+# opponent pays, when the caller's side wins. When it loses, every sign turns. The winner gets as
+# many units as he has opponents; cappotto doubles, a sola doubles, a sola with cappotto quadruples.
+STAKES: dict[tuple[str, bool], dict[int, tuple[int, int, int]]] = {
+    # (contract, cappotto): {seats: (caller, partner, each opponent)}
+    ("chiamata", False): {3: (2, 0, 1), 4: (3, 0, 1), 5: (2, 1, 1)},
+    ("chiamata", True): {3: (4, 0, 2), 4: (6, 0, 2), 5: (4, 2, 2)},
+    ("sola", False): {3: (4, 0, 2), 4: (6, 0, 2), 5: (8, 0, 2)},
+    ("sola", True): {3: (8, 0, 4), 4: (12, 0, 4), 5: (16, 0, 4)},
+}
+
+
+class CalabresellaDeal(TrickDeal):
+    """One deal: the bidding, then the exchange and the discard where they apply, then the tricks."""
+
+    def __init__(self, game: Calabresella, dealer: int, hands: Sequence[Sequence[int]],
+                 widow: Sequence[int]) -> None:
+        n = self.seats = game.seats
+        self.dealer = dealer
+        self.hands = [mask_of(h) for h in hands]
+        self.card_thirds = THIRDS
+        self.widow = mask_of(widow)
+        # The dealer's right speaks first and, unless a sola is asked, leads the first trick.
+        self.setup_play((dealer + 1) % n, self.widow)
+        self.phase = "bidding"  # then "cedo", "scarto", "play", "over"
+        self.passes = 0
+        self.contract: str | None = None  # "chiamata" or "sola"
+        self.caller: int | None = None
+        self.called: int | None = None
+        self.holder: int | None = None  # who was dealt the called card; None: the widow
+        self.ceded: int | None = None
+        self.history: list[tuple[int, int]] = []
+
+    @property
+    def partner(self) -> int | None:
+        """The caller's secret partner at five: the holder of the called card."""
+        return self.holder if self.seats == 5 and self.contract == "chiamata" else None
+
+    def side(self) -> set[int]:
+        """The caller's side."""
+        assert self.caller is not None
+        partner = self.partner
+        return {self.caller} if partner is None else {self.caller, partner}
+
+    # -- legal actions ---------------------------------------------------------------------------
+
+    def legal(self) -> list[int]:
+        seat = self.to_move
+        if seat is None:
+            return []
+        hand = self.hands[seat]
+        if self.phase == "bidding":
+            return [PASSO, *(CHIAMO + c for c in cards_of(ITALIAN_40.mask & ~hand)), SOLA]
+        if self.phase == "cedo":
+            return [CEDO + c for c in cards_of(hand)]
+        if self.phase == "scarto":
+            return [SCARTO | mask_of(cards) for cards in combinations(cards_of(hand), DISCARDS)]
+        if self.trick:
+            return self.playable_cards()
+        return self._leads(hand)
+
+    def _leads(self, hand: int) -> list[int]:
+        # Signals only from the second trick on: busso always, striscio while the suit goes on.
+        if self.tricks_done == 0:
+            return cards_of(hand)
+        actions: list[int] = []
+        for c in cards_of(hand):
+            actions += (c, c + SIGNAL_STRIDE * BUSSO)
+            if hand & SUIT_MASK[c // 13] & ~(1 << c):
+                actions.append(c + SIGNAL_STRIDE * STRISCIO)
+        return actions
+
+    def why_illegal(self, action: int) -> str:
+        seat = self.to_move
+        if seat is None:
+            return "the deal is over"
+        text = self.action_str(action)
+        hand = self.hands[seat]
+        if self.phase == "bidding":
+            if CHIAMO <= action < CEDO:
+                return f"{text!r}: seat {seat} holds that card; one calls a card one does not hold"
+            return f"{text!r}: seat {seat} is bidding: passo, chiamo and a card, or sola"
+        if self.phase == "cedo":
+            if CEDO <= action < SCARTO:
+                return f"{text!r}: seat {seat} does not hold that card"
+            return f"{text!r}: seat {seat} gives a card for the called one first: cedo and a card"
+        if self.phase == "scarto":
+            if action & SCARTO:
+                return f"{text!r}: seat {seat} does not hold those cards"
+            return f"{text!r}: seat {seat} discards four cards first: scarto and four cards"
+        if action >= PASSO:
+            return f"{text!r}: the bidding is over; the cards are being played"
+        c, signal = action % SIGNAL_STRIDE, action // SIGNAL_STRIDE
+        problem = self.card_problem(c)
+        if problem:
+            return problem
+        if self.trick:
+            return f"{text!r}: only the leader of a trick signals"
+        if self.tricks_done == 0:
+            return f"{text!r}: no signals in the first trick"
+        if signal == STRISCIO and not hand & SUIT_MASK[c // 13] & ~(1 << c):
+            return f"{text!r}: striscio says one holds more of the suit, and seat {seat} does not"
+        return f"{text!r}: the only signals are busso and striscio"
+
+    # -- playing -----------------------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        seat = self.to_move
+        assert seat is not None
+        self.history.append((seat, action))
+        if action < PASSO:
+            self.play_card(action % SIGNAL_STRIDE)
+            if self.to_move is None:
+                self.phase = "over"
+        elif action == PASSO:
+            self.passes += 1
+            if self.passes == self.seats:  # all pass: the deal is void (a monte)
+                self.phase = "over"
+                self.to_move = None
+            else:
+                self.to_move = (seat + 1) % self.seats
+        elif action == SOLA:
+            # The soloist plays with the cards he was dealt, the widow unseen, and leads.
+            self.contract, self.caller = "sola", seat
+            self._begin_play(seat)
+        elif action < CEDO:
+            self._call(seat, action - CHIAMO)
+        elif action < SCARTO:
+            self._exchange(action - CEDO)
+        else:
+            mask = action ^ SCARTO
+            self.hands[seat] ^= mask
+            self.set_aside = mask  # the discards go to the taker of the last trick
+            self._begin_play(self.leader)
+
+    def _call(self, seat: int, called: int) -> None:
+        self.contract, self.caller, self.called = "chiamata", seat, called
+        self.holder = next((s for s in range(self.seats) if self.hands[s] >> called & 1), None)
+        if self.seats == 3:
+            self.hands[seat] |= self.widow  # the caller takes the widow
+            self.set_aside = 0
+        if self.seats == 5:  # the holder says nothing: he is the secret partner
+            self._begin_play(self.leader)
+        elif self.holder is not None:
+            self.phase = "cedo"
+        else:
+            self.phase = "scarto"
+
+    def _exchange(self, given: int) -> None:
+        assert self.caller is not None and self.called is not None and self.holder is not None
+        swap = 1 << given | 1 << self.called
+        self.hands[self.caller] ^= swap
+        self.hands[self.holder] ^= swap
+        self.ceded = given
+        if self.seats == 3:
+            self.phase = "scarto"
+        else:
+            self._begin_play(self.leader)
+
+    def _begin_play(self, leader: int) -> None:
+        self.phase = "play"
+        self.leader = self.to_move = leader
+
+    # -- strings -----------------------------------------------------------------------------------
+
+    def action_str(self, action: int) -> str:
+        if action & SCARTO:
+            return scarto_str(action ^ SCARTO)
+        return ACTION_STRINGS[action]
+
+    def parse_action(self, text: str) -> int:
+        action = ACTION_OF.get(text)
+        if action is not None:
+            return action
+        words = text.split()
+        if words and words[0] == "scarto":
+            cards = parse_cards(words[1:], text)
+            if len(cards) != DISCARDS or len(set(cards)) != DISCARDS or not all(c in ITALIAN_40 for c in cards):
+                raise IllegalAction(f"{text!r}: scarto names four different cards of the 40-card deck")
+            return SCARTO | mask_of(cards)
+        if words and words[0] in ("chiamo", "cedo") and len(words) == 2:
+            card = parse_cards(words[1:], text)[0]
+            raise IllegalAction(f"{text!r}: {CARD_STRINGS[card]} is not a card of the 40-card deck")
+        raise IllegalAction(f"{text!r} is not a calabresella action: passo, chiamo CARD, sola, cedo CARD, "
+                            "scarto and four cards, a card, or a card with busso or striscio")
+
+    # -- what a seat may see -----------------------------------------------------------------------
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        called = self.called
+        # At three and four the holder hands the called card over at once, for all to see;
+        # at five he is known to himself alone until the called card is played.
+        holder: JSON = None
+        if called is not None and self.seats < 5:
+            holder = "widow" if self.holder is None else self.holder
+        partner = self.partner
+        known_partner = partner is not None and (seat == partner or any(
+            a % SIGNAL_STRIDE == called for _, a in self.history if a < PASSO))
+        caller_sees = seat == self.caller and self.seats == 3 and self.contract == "chiamata"
+        obs: dict[str, JSON] = {
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "contract": self.contract,
+            "caller": self.caller,
+            "called": None if called is None else CARD_STRINGS[called],
+            "called_holder": holder,
+            "partner": partner if known_partner else None,
+            "ceded": None if self.ceded is None else CARD_STRINGS[self.ceded],
+            "widow": [CARD_STRINGS[c] for c in cards_of(self.widow)] if caller_sees else None,
+            "discards": ([CARD_STRINGS[c] for c in cards_of(self.set_aside)]
+                         if caller_sees and self.phase in ("play", "over") else None),
+            "hand": [CARD_STRINGS[c] for c in cards_of(self.hands[seat])],
+            "played": [CARD_STRINGS[a % SIGNAL_STRIDE] for _, a in self.history if a < PASSO],
+            "history": [[s, "scarto" if a & SCARTO and s != seat else self.action_str(a)]
+                        for s, a in self.history],
+            **self.play_observation(),
+        }
+        return obs
+
+    # -- scoring -----------------------------------------------------------------------------------
+
+    def result(self) -> DealResult:
+        n = self.seats
+        if self.contract is None:
+            return DealResult("monte", [0, 0], [0] * n)
+        side = self.side()
+        thirds = self.final_thirds()
+        assert self.last_taker is not None
+        side_thirds = [sum(thirds[s] for s in side), sum(thirds[s] for s in range(n) if s not in side)]
+        points = rounded_points(side_thirds, 0 if self.last_taker in side else 1)
+        won = points[0] >= WINNING_POINTS
+        cappotto = points[1 if won else 0] == 0
+        caller_stake, partner_stake, opponent_stake = STAKES[self.contract, cappotto][n]
+        sign = 1 if won else -1
+        delta = [-sign * opponent_stake] * n
+        assert self.caller is not None
+        delta[self.caller] = sign * caller_stake
+        if self.partner is not None:
+            delta[self.partner] = sign * partner_stake
+        outcome = "cappotto" if cappotto else "vinta" if won else "persa"
+        return DealResult(outcome, points, delta)
+
+
+def _check_rounds(value: JSON) -> str | None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        return "a whole number of rounds, 1 or more"
+    return None
+
+
+class Calabresella(Game):
+    name = "calabresella"
+    deck = ITALIAN_40
+    seat_counts = (3, 4, 5)
+    default_seats = 3
+    stock_roles = ("widow",)
+    option_specs = (
+        Option("rounds", 2, check=_check_rounds, doc="full rounds of deals: every seat deals this many times"),
+    )
+
+    def hand_sizes(self) -> list[int]:
+        return [HAND_SIZE[self.seats]] * self.seats
+
+    def stock_from_rest(self, rest: list[int]) -> dict[str, list[int]]:
+        return {"widow": sorted(rest)} if rest else {}
+
+    def new_deal(self, index: int, dealer: int, hands: Sequence[Sequence[int]],
+                 stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> CalabresellaDeal:
+        return CalabresellaDeal(self, dealer, hands, stock.get("widow", ()))
+
+    def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
+        # A void deal counts as its dealer's deal: the match is a number of deals.
+        if len(results) < self.options["rounds"] * self.seats:
+            return False, None
+        totals = [sum(r.delta[s] for r in results) for s in range(self.seats)]
+        best = max(totals)
+        return True, [s for s in range(self.seats) if totals[s] == best]
+
+
+GLOSSARY = {
+    "chiamata": ("il chiamante chiede una carta che non ha", "the caller asks for a card he does not hold"),
+    "chiamante": ("chi chiama e gioca contro gli altri", "the player who calls and plays against the rest"),
+    "passo": ("non chiamo: la parola passa al giocatore seguente", "no call: the next player speaks"),
+    "sola": ("gioco da solo senza chiamare, col doppio della posta",
+             "playing alone without a call, for double the stake"),
+    "cedo": ("la carta scoperta data in cambio della carta chiamata",
+             "the card given face up in exchange for the called one"),
+    "scarto": ("le quattro carte messe da parte dal chiamante a tre",
+               "the four cards the caller lays aside at three players"),
+    "monte": ("tutti passano: la mano non si gioca", "everyone passes: the deal is void"),
+    "compagno": ("a cinque, chi ha la carta chiamata e gioca col chiamante",
+                 "at five, the holder of the called card, the caller's secret partner"),
+    "busso": ("chiedo di prendere e tornare nel palo", "take with your best and come back to this suit"),
+    "striscio": ("ho altre carte di questo palo", "I hold more cards of this suit"),
+    "cappotto": ("una parte non fa nemmeno un punto", "one side makes no point at all"),
+    "sotto di mano": ("il giocatore alla destra del mazziere", "the player at the dealer's right"),
+    "mano": ("presa; anche la fine della partita chiamata dal mazziere",
+             "a trick; also the end of the match called by the dealer"),
+}
+
+SIGNAL_NAMES = {word: tressette.SIGNAL_NAMES[word] for word in ("busso", "striscio")}

@@ -1,0 +1,158 @@
+"""Traversone (tressette a perdere): everyone for himself, and points are poison.
+
+Read top to bottom, this module is the rules: the deal for three to six players, the first
+lead, the play of the tricks (Tressette's, shared with the family), the ace of bastoni, the
+scores of a deal with its cappotto and zero-point rules, and the end of the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from osteria.cards import CARD_STRINGS, ITALIAN_40, card, cards_of, mask_of
+from osteria.engine import JSON, DealResult, Game, IllegalAction, Option, parse_cards
+from osteria.rules.tressette import FOUR_OF_DENARI
+from osteria.rules.tressette_family import THIRDS, TrickDeal, rounded_points
+
+# -- the cards -----------------------------------------------------------------------------------
+# Card points as in Tressette, except that the ace of bastoni may be worth 11 or 18 (option).
+ACE_OF_BASTONI = card("A", "b")
+
+
+def card_thirds(asso_bastoni: int) -> list[int]:
+    thirds = list(THIRDS)
+    thirds[ACE_OF_BASTONI] = 3 * asso_bastoni
+    return thirds
+
+
+# -- the scores of a deal --------------------------------------------------------------------------
+CAPPOTTO_OTHERS = 11  # what every other player scores when one player takes every point
+ZERO_POINTS = 10  # what a player who took no point scores (zero_punti "dieci")
+
+
+class TraversoneDeal(TrickDeal):
+    """One deal: as many tricks as each player holds cards."""
+
+    def __init__(self, game: Traversone, dealer: int, hands: Sequence[Sequence[int]],
+                 leftover: Sequence[int], first_of_match: bool) -> None:
+        n = self.seats = game.seats
+        self.dealer = dealer
+        self.asso_bastoni: int = game.options["asso_bastoni"]
+        self.zero_punti: str = game.options["zero_punti"]
+        self.hands = [mask_of(h) for h in hands]
+        self.card_thirds = card_thirds(self.asso_bastoni)
+        # The first deal is led by the holder of the 4 of denari (the dealer's right if it was
+        # left over), every later one by the dealer's right.
+        leader = (dealer + 1) % n
+        if first_of_match:
+            leader = next((s for s in range(n) if self.hands[s] >> FOUR_OF_DENARI & 1), leader)
+        # The cards left over after an even deal go, unseen, to the taker of the last trick.
+        self.setup_play(leader, mask_of(leftover))
+        self.history: list[tuple[int, int]] = []
+
+    def legal(self) -> list[int]:
+        return [] if self.to_move is None else self.playable_cards()
+
+    def why_illegal(self, action: int) -> str:
+        return self.card_problem(action) or f"{CARD_STRINGS[action]} cannot be played now"
+
+    def apply(self, action: int) -> None:
+        assert self.to_move is not None
+        self.history.append((self.to_move, action))
+        self.play_card(action)
+
+    def action_str(self, action: int) -> str:
+        return CARD_STRINGS[action]
+
+    def parse_action(self, text: str) -> int:
+        words = text.split()
+        if len(words) != 1:
+            raise IllegalAction(f"{text!r} is not a traversone action: one card, as 3d")
+        c = parse_cards(words, text)[0]
+        if c not in ITALIAN_40:
+            raise IllegalAction(f"{text!r}: {words[0]} is not a card of the 40-card deck")
+        return c
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        return {
+            "dealer": self.dealer,
+            "hand": [CARD_STRINGS[c] for c in cards_of(self.hands[seat])],
+            "leftover": self.set_aside.bit_count(),
+            "played": [CARD_STRINGS[a] for _, a in self.history],
+            "history": [[s, CARD_STRINGS[a]] for s, a in self.history],
+            **self.play_observation(),
+        }
+
+    def result(self) -> DealResult:
+        assert self.last_taker is not None
+        points = rounded_points(self.final_thirds(), self.last_taker)
+        scorers = [s for s in range(self.seats) if points[s]]
+        if len(scorers) == 1:
+            # Cappotto: the one who took every point scores nothing, everyone else 11.
+            delta = [0 if s == scorers[0] else CAPPOTTO_OTHERS for s in range(self.seats)]
+            return DealResult("cappotto", points, delta)
+        delta = points[:]
+        zeros = [s for s in range(self.seats) if not points[s]]
+        if zeros and self.zero_punti == "dieci":
+            for s in zeros:
+                delta[s] = ZERO_POINTS
+        elif zeros:
+            # "divide": those who took no point share, rounded up, the points of whoever took the
+            # ace of bastoni, and so does he.
+            ace = self.taker_of(ACE_OF_BASTONI)
+            sharers = [ace, *zeros]
+            share = -(-points[ace] // len(sharers))
+            for s in sharers:
+                delta[s] = share
+        return DealResult("giocata", points, delta)
+
+
+def _check_target(value: JSON) -> str | None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        return "a whole number of points, 1 or more"
+    return None
+
+
+class Traversone(Game):
+    name = "traversone"
+    deck = ITALIAN_40
+    seat_counts = (3, 4, 5, 6)
+    default_seats = 4
+    stock_roles = ("widow",)
+    option_specs = (
+        Option("target", 31, check=_check_target, doc="the score that ends the match; the lowest total wins"),
+        Option("asso_bastoni", 1, (1, 11, 18), doc="what the ace of bastoni is worth"),
+        Option("zero_punti", "dieci", ("dieci", "divide"),
+               doc="a player without a point scores 10, or shares the points of the ace of bastoni's taker"),
+    )
+
+    def hand_sizes(self) -> list[int]:
+        return [len(self.deck) // self.seats] * self.seats
+
+    def stock_from_rest(self, rest: list[int]) -> dict[str, list[int]]:
+        return {"widow": sorted(rest)} if rest else {}
+
+    def new_deal(self, index: int, dealer: int, hands: Sequence[Sequence[int]],
+                 stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> TraversoneDeal:
+        return TraversoneDeal(self, dealer, hands, stock.get("widow", ()), first_of_match=index == 0)
+
+    def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
+        totals = [sum(r.delta[s] for r in results) for s in range(self.seats)]
+        if max(totals) < self.options["target"]:
+            return False, None
+        best = min(totals)
+        return True, [s for s in range(self.seats) if totals[s] == best]
+
+
+GLOSSARY = {
+    "a perdere": ("si gioca per fare meno punti possibile", "the aim is to take as few points as possible"),
+    "traversone": ("il tressette a perdere, ognuno per sé", "tressette to lose, everyone for himself"),
+    "girellone": ("la variante con l'asso di bastoni da 11 punti", "the variant with the ace of bastoni worth 11"),
+    "asso di bastoni": ("vale 1, oppure 11 o 18 secondo l'accordo", "worth 1, or 11 or 18 as agreed"),
+    "cappotto": ("un giocatore prende tutti i punti: gli altri ne fanno 11",
+                 "one player takes every point: every other player scores 11"),
+    "piombo": ("senza carte di un palo: si scaricano le carte di valore",
+               "void in a suit: a chance to throw away cards that score"),
+    "mano": ("presa, o giro di carte", "a trick"),
+    "palo": ("seme", "suit"),
+}

@@ -1,0 +1,158 @@
+"""The play of tricks that the games of the Tressette family share, for any number of seats.
+
+Every game of the family follows suit, gives the trick to the strongest card of the suit led
+(Tressette's order, 3 highest), counts card points in thirds and gives the last trick a point.
+The cards set aside at the start (a widow, a discard, the cards left over after an even deal)
+go to whoever takes the last trick. A deal of such a game subclasses :class:`TrickDeal`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Self
+
+from osteria.cards import CARD_STRINGS, ITALIAN_40, RANKS, SUIT_MASK, SUIT_NAMES, cards_of
+from osteria.engine import JSON, Deal
+
+# Taking order within a suit, lowest first: 4 5 6 7 F C R A 2 3.
+ORDER = "4567FCRA23"
+STRENGTH = [0] * 52
+for _s in range(4):
+    for _i, _r in enumerate(ORDER):
+        STRENGTH[_s * 13 + RANKS.index(_r)] = _i
+
+# Points are counted in thirds: the ace is a whole point, twos, threes and figures a third.
+THIRDS = [0] * 52
+for _c in ITALIAN_40.cards:
+    THIRDS[_c] = {"A": 3, "2": 1, "3": 1, "F": 1, "C": 1, "R": 1}.get(RANKS[_c % 13], 0)
+LAST_TRICK_THIRDS = 3
+
+
+def trick_taker(trick: Sequence[int]) -> int:
+    """The position in the trick of the card that takes it: the strongest of the suit led."""
+    led = trick[0] // 13
+    best = 0
+    for i in range(1, len(trick)):
+        if trick[i] // 13 == led and STRENGTH[trick[i]] > STRENGTH[trick[best]]:
+            best = i
+    return best
+
+
+def playable(hand: int, trick: Sequence[int]) -> int:
+    """The cards of a hand that may go to the trick: the suit led while the hand holds it."""
+    if not trick:
+        return hand
+    return hand & SUIT_MASK[trick[0] // 13] or hand
+
+
+def thirds_of(mask: int, thirds: Sequence[int] = THIRDS) -> int:
+    return sum(thirds[c] for c in cards_of(mask))
+
+
+def rounded_points(thirds: Sequence[int], last_taker: int) -> list[int]:
+    """Whole points from thirds: each party keeps its whole points, and the thirds that rounding
+    leaves over go to the party that took the last trick, so no whole point of the deal is lost."""
+    points = [t // 3 for t in thirds]
+    points[last_taker] += sum(thirds) // 3 - sum(points)
+    return points
+
+
+class TrickDeal(Deal):
+    """The trick play of a deal: hands as bitmasks, thirds taken per seat, the set-aside cards.
+
+    A subclass sets its seats, hands and card points, calls :meth:`setup_play` with the hands as
+    dealt, and may run a phase of its own (bidding, exchanges) before the first card; then
+    :meth:`play_card` plays one card of the seat to move.
+    """
+
+    hands: list[int]
+    card_thirds: Sequence[int]
+
+    def setup_play(self, leader: int, set_aside: int) -> None:
+        self.leader = leader  # of the current trick
+        self.to_move = leader
+        self.trick: list[int] = []
+        self.tricks_done = 0
+        self.tricks_total = self.hands[leader].bit_count()
+        self.taken = [0] * self.seats  # thirds per seat, the set-aside cards not included
+        self.won = [0] * self.seats  # the cards each seat has taken in tricks, as bitmasks
+        self.set_aside = set_aside
+        self.last_taker: int | None = None
+        self.last_trick: tuple[int, tuple[int, ...], int] | None = None  # leader, cards, taker
+
+    def copy(self) -> Self:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        for name, value in self.__dict__.items():
+            if isinstance(value, list):
+                new.__dict__[name] = value[:]
+        return new
+
+    def playable_cards(self) -> list[int]:
+        assert self.to_move is not None
+        return cards_of(playable(self.hands[self.to_move], self.trick))
+
+    def card_problem(self, c: int) -> str | None:
+        """Why the seat to move may not play card ``c`` now, or None."""
+        seat = self.to_move
+        if seat is None:
+            return "the deal is over"
+        hand = self.hands[seat]
+        if not hand >> c & 1:
+            return f"seat {seat} does not hold {CARD_STRINGS[c]}"
+        if self.trick:
+            led = self.trick[0] // 13
+            if c // 13 != led and hand & SUIT_MASK[led]:
+                return f"seat {seat} must follow suit: {CARD_STRINGS[c]} is not {SUIT_NAMES['it'][led]}"
+        return None
+
+    def play_card(self, c: int) -> None:
+        seat = self.to_move
+        assert seat is not None
+        self.hands[seat] ^= 1 << c
+        trick = self.trick
+        trick.append(c)
+        if len(trick) < self.seats:
+            self.to_move = (seat + 1) % self.seats
+            return
+        taker = (self.leader + trick_taker(trick)) % self.seats
+        self.taken[taker] += sum(self.card_thirds[x] for x in trick)
+        for x in trick:
+            self.won[taker] |= 1 << x
+        self.last_trick = (self.leader, tuple(trick), taker)
+        self.trick = []
+        self.tricks_done += 1
+        if self.tricks_done == self.tricks_total:
+            self.last_taker = taker
+            self.to_move = None
+        else:
+            self.leader = self.to_move = taker
+
+    def final_thirds(self) -> list[int]:
+        """Thirds per seat at the end: the last trick's point and the set-aside cards included."""
+        assert self.last_taker is not None
+        thirds = self.taken[:]
+        thirds[self.last_taker] += LAST_TRICK_THIRDS + thirds_of(self.set_aside, self.card_thirds)
+        return thirds
+
+    def taker_of(self, c: int) -> int:
+        """Who took card ``c`` by the end of the deal (a set-aside card: the last trick's taker)."""
+        assert self.last_taker is not None
+        return next((s for s in range(self.seats) if self.won[s] >> c & 1), self.last_taker)
+
+    def play_observation(self) -> dict[str, JSON]:
+        """The public part of the trick play."""
+        n = self.seats
+        obs: dict[str, JSON] = {
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "leader": self.leader,
+            "trick": [[(self.leader + i) % n, CARD_STRINGS[c]] for i, c in enumerate(self.trick)],
+            "last_trick": None,
+            "tricks_played": self.tricks_done,
+            "thirds": list(self.taken),
+        }
+        if self.last_trick is not None:
+            leader, cards, taker = self.last_trick
+            obs["last_trick"] = {"cards": [[(leader + i) % n, CARD_STRINGS[c]] for i, c in enumerate(cards)],
+                                 "winner": taker}
+        return obs

@@ -1,0 +1,449 @@
+"""Calabresella: the seed's rules, its two stake tables and INTERPRETATIONS.md's decisions."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import osteria
+from osteria.cards import CARD_STRINGS, ITALIAN_40, mask_of, parse_card
+from osteria.engine import IllegalAction, Match, RulesError
+from osteria.rules.calabresella import CalabresellaDeal
+
+from helpers import fill_hands
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
+
+# The seed's tables as printed: (caller, partner, each opponent) when the caller's side wins;
+# a loss turns every sign. Three and four players: one table; five players: the other.
+SEED_TABLES = {
+    3: {("chiamata", "vinta"): (2, 0, 1), ("chiamata", "cappotto"): (4, 0, 2),
+        ("sola", "vinta"): (4, 0, 2), ("sola", "cappotto"): (8, 0, 4)},
+    4: {("chiamata", "vinta"): (3, 0, 1), ("chiamata", "cappotto"): (6, 0, 2),
+        ("sola", "vinta"): (6, 0, 2), ("sola", "cappotto"): (12, 0, 4)},
+    5: {("chiamata", "vinta"): (2, 1, 1), ("chiamata", "cappotto"): (4, 2, 2),
+        ("sola", "vinta"): (8, 0, 2), ("sola", "cappotto"): (16, 0, 4)},
+}
+
+
+def expected_delta(seats: int, contract: str, row: str, won: bool, caller: int, partner: int | None) -> list[int]:
+    caller_stake, partner_stake, opponent_stake = SEED_TABLES[seats][contract, row]
+    sign = 1 if won else -1
+    delta = [-sign * opponent_stake] * seats
+    delta[caller] = sign * caller_stake
+    if partner is not None:
+        delta[partner] = sign * partner_stake
+    return delta
+
+
+def start(fixed: Sequence[str], seats: int, dealer: int = 0, widow: str = "", **options: Any) -> Match:
+    """A match whose first deal gives seat i the cards of fixed[i] (the rest filled in order)."""
+    widow_cards = [parse_card(c) for c in widow.split()]
+    hands = fill_hands("calabresella", [*fixed, *[""] * (seats - len(fixed))], seats=seats,
+                       **options) if not widow_cards else _hands_around(fixed, seats, widow_cards)
+    used = {c for h in hands for c in h}
+    rest = [c for c in ITALIAN_40.cards if c not in used]
+    match = osteria.new_match("calabresella", seed=0, seats=seats, dealer=dealer, **options)
+    match.begin_deal(hands, {"widow": rest} if rest else {}, dealer)
+    return match
+
+
+def _hands_around(fixed: Sequence[str], seats: int, widow: list[int]) -> list[list[int]]:
+    hands = [[parse_card(c) for c in (fixed[s].split() if s < len(fixed) else [])] for s in range(seats)]
+    used = {c for h in hands for c in h} | set(widow)
+    rest = [c for c in ITALIAN_40.cards if c not in used]
+    for hand in hands:
+        while len(hand) < 12:
+            hand.append(rest.pop(0))
+    return [sorted(h) for h in hands]
+
+
+def deal_of(match: Match) -> CalabresellaDeal:
+    deal = match.deals[-1].deal
+    assert isinstance(deal, CalabresellaDeal)
+    return deal
+
+
+def finish_deal(match: Match, seed: int = 0) -> dict[str, Any]:
+    """Play random legal actions to the end of the deal; its replay result."""
+    rng = random.Random(seed)
+    n = len(match.results)
+    while len(match.results) == n:
+        match.play(rng.choice(match.legal_actions()))
+    result: dict[str, Any] = match.results[-1].as_json()
+    return result
+
+
+def cards(text: str) -> list[str]:
+    return text.split()
+
+
+# -- the example ---------------------------------------------------------------------------------
+
+def test_the_example_record_replays_to_its_expected_output() -> None:
+    record = json.loads((EXAMPLES / "calabresella-04-4p-called-won.json").read_text())
+    expected = json.loads((EXAMPLES / "calabresella-04-4p-called-won.expected.json").read_text())
+    match = osteria.replay(record)
+    assert match.result() == expected
+    assert osteria.replay(match.record()).result() == expected
+
+
+# -- the deal and the bidding --------------------------------------------------------------------
+
+@pytest.mark.parametrize(("seats", "size", "widow"), [(3, 12, 4), (4, 10, 0), (5, 8, 0)])
+def test_hands_and_widow_by_number_of_players(seats: int, size: int, widow: int) -> None:
+    match = osteria.new_match("calabresella", seed=1, seats=seats)
+    assert match.deal is not None
+    record = match.deals[-1]
+    assert [len(h) for h in record.hands] == [size] * seats
+    assert len(record.stock.get("widow", [])) == widow
+
+
+def test_bidding_starts_at_the_dealers_right_and_offers_pass_call_and_sola() -> None:
+    match = start([], 4, dealer=2)
+    assert match.to_move == 3
+    legal = match.legal_actions()
+    held = {CARD_STRINGS[c] for c in match.deals[-1].hands[3]}
+    assert legal[0] == "passo" and legal[-1] == "sola"
+    called = {a.split()[1] for a in legal if a.startswith("chiamo")}
+    assert called == {CARD_STRINGS[c] for c in ITALIAN_40.cards} - held
+    with pytest.raises(IllegalAction, match="one calls a card one does not hold"):
+        match.play(f"chiamo {sorted(held)[0]}")
+
+
+def test_all_pass_is_a_monte_and_the_next_seat_deals() -> None:
+    match = start([], 3, dealer=1)
+    for _ in range(3):
+        match.play("passo")
+    assert match.results[-1].as_json() == {"outcome": "monte", "points": [0, 0], "delta": [0, 0, 0]}
+    assert match.deal is not None and match.deal.dealer == 2
+    assert match.to_move == 0
+
+
+def test_the_first_call_ends_the_bidding() -> None:
+    match = start(["3d"], 5, dealer=0)
+    match.play("passo")
+    match.play("chiamo 3d")
+    deal = deal_of(match)
+    assert deal.phase == "play" and deal.caller == 2
+    assert match.to_move == 1  # the dealer's right leads a called game
+
+
+# -- three players: the widow, the exchange and the discard -------------------------------------
+
+def test_called_card_in_the_widow_no_exchange_then_four_cards_discarded_face_down() -> None:
+    match = start(["", "Ad 2d", ""], 3, dealer=0, widow="3d 4b 5b 6b")
+    match.play("chiamo 3d")
+    deal = deal_of(match)
+    assert deal.phase == "scarto" and deal.hands[1].bit_count() == 16
+    assert match.to_move == 1
+    assert all(a.startswith("scarto ") for a in match.legal_actions())
+    assert len(match.legal_actions()) == 1820  # four of sixteen
+    for seat in (0, 2):
+        assert match.observation(seat)["called_holder"] == "widow"
+        assert match.observation(seat)["widow"] is None
+    assert match.observation(1)["widow"] == ["3d", "4b", "5b", "6b"]
+    match.play("scarto 6b 5b 4b Ad")  # any order; written canonically
+    assert deal.hands[1].bit_count() == 12
+    assert match.record()["deals"][0]["actions"][-1] == [1, "scarto Ad 4b 5b 6b"]
+    for seat in (0, 2):
+        obs = match.observation(seat)
+        assert obs["discards"] is None
+        assert [1, "scarto"] in obs["history"]
+        assert "Ad" not in json.dumps(obs) and "4b" not in json.dumps(obs)
+    assert match.observation(1)["discards"] == ["Ad", "4b", "5b", "6b"]
+    assert match.to_move == 1  # the dealer's right leads
+    result = finish_deal(match)
+    assert sum(result["points"]) == 11
+
+
+def test_called_card_in_a_hand_is_exchanged_for_a_card_shown_to_all() -> None:
+    match = start(["3d", "Ad 2d", ""], 3, dealer=0, widow="4b 5b 6b 7b")
+    match.play("chiamo 3d")
+    deal = deal_of(match)
+    assert deal.phase == "cedo" and match.to_move == 1
+    for seat in range(3):
+        assert match.observation(seat)["called_holder"] == 0
+    match.play("cedo 7b")
+    assert deal.hands[0] >> parse_card("7b") & 1 and deal.hands[1] >> parse_card("3d") & 1
+    assert deal.hands[1].bit_count() == 16
+    for seat in range(3):
+        assert match.observation(seat)["ceded"] == "7b"
+    assert deal.phase == "scarto"
+
+
+def test_sola_at_three_leaves_the_widow_unseen_the_soloist_leads_and_the_last_trick_takes_it() -> None:
+    match = start([], 3, dealer=0, widow="Ab 2b 3b Rb")
+    match.play("passo")
+    match.play("sola")
+    deal = deal_of(match)
+    assert match.to_move == 2 and deal.hands[2].bit_count() == 12
+    for seat in range(3):
+        assert match.observation(seat)["widow"] is None
+        assert "Ab" not in json.dumps(match.observation(seat))
+    finish_deal(match)
+    thirds = deal.final_thirds()
+    assert sum(thirds) == 35
+    assert deal.last_taker is not None
+    assert thirds[deal.last_taker] == deal.taken[deal.last_taker] + 3 + 6  # the last trick, Ab, three figures
+
+
+def test_exchange_at_four_then_the_dealers_right_leads() -> None:
+    match = start(["", "Ad", "3c"], 4, dealer=3)
+    match.play("passo")
+    match.play("chiamo 3c")
+    assert match.to_move == 1
+    with pytest.raises(IllegalAction, match="cedo"):
+        match.play("Ad")
+    match.play("cedo Ad")
+    assert match.observation(3)["ceded"] == "Ad"
+    assert match.to_move == 0
+
+
+# -- signals -------------------------------------------------------------------------------------
+
+def test_no_signals_in_the_first_trick_then_busso_and_a_true_striscio_for_the_leader() -> None:
+    match = start(["4d 5d 6d 7d 4c 5c 6c 7c 4s 5s", "3d 2d Ad Rd Cd Fd 3c 2c Ac Rc"], 4, dealer=0)
+    match.play("sola")  # seat 1 leads
+    assert not any(" " in a for a in match.legal_actions())
+    with pytest.raises(IllegalAction, match="no signals in the first trick"):
+        match.play("3d busso")
+    match.play("3d")
+    for _ in range(3):
+        match.play(match.legal_actions()[0])
+    assert match.to_move == 1
+    legal = match.legal_actions()
+    assert "2d busso" in legal and "2d striscio" in legal
+    assert "Rc striscio" in legal and "volo" not in " ".join(legal)
+    with pytest.raises(IllegalAction):
+        match.play("2d volo")
+    match.play("2d striscio")
+    assert not any(" " in a for a in match.legal_actions())
+    with pytest.raises(IllegalAction, match="only the leader"):
+        match.play(match.legal_actions()[0] + " busso")
+
+
+def test_striscio_is_offered_only_with_another_card_of_the_suit() -> None:
+    match = start(["4d 5d 6d 7d 4c 5c 6c 7c 4s 5s", "3d 2d Ad Rd Cd Fd 7b 2c Ac Rc"], 4, dealer=0)
+    match.play("sola")
+    match.play("3d")
+    for _ in range(3):
+        match.play(match.legal_actions()[0])
+    legal = match.legal_actions()
+    assert "7b busso" in legal and "7b striscio" not in legal
+    with pytest.raises(IllegalAction, match="striscio says"):
+        match.play("7b striscio")
+
+
+# -- five players: the secret partner ------------------------------------------------------------
+
+def test_the_secret_partner_is_known_only_to_himself_until_the_called_card_is_played() -> None:
+    match = start(["", "3d 2d Ad Rd Cd Fd 7d 6d", "", "3c"], 5, dealer=0)
+    match.play("chiamo 3c")
+    assert match.to_move == 1  # no exchange at five
+    assert match.observation(3)["partner"] == 3
+    for seat in (0, 1, 2, 4):
+        obs = match.observation(seat)
+        assert obs["partner"] is None and obs["called_holder"] is None
+    rng = random.Random(2)
+    while "3c" not in match.observation(0)["played"]:
+        assert match.observation(1)["partner"] is None
+        match.play(rng.choice(match.legal_actions()))
+    for seat in range(5):
+        assert match.observation(seat)["partner"] == 3
+
+
+# -- the stakes: every cell of both tables -------------------------------------------------------
+# Hands where the result cannot depend on the play: a whole suit led by the caller takes every
+# trick; cartine alone, without the lead, take none.
+
+FORCED: list[tuple[int, list[str], str, list[str], bool]] = [
+    # seats, hands (from seat 0; dealer 0), widow, scripted actions, caller's side wins
+    (3, ["", "Ad 2d 3d 4d 5d 6d 7d Fd Cd Rd 3c 2c"], "Ac 4c 5c 6c", ["sola"], True),
+    (3, ["", "4d 5d 6d 7d 4c 5c 6c 7c 4s 5s 6s 7s"], "4b 5b 6b 7b", ["sola"], False),
+    (3, ["", "Ad 2d 3d 4d 5d 6d 7d Fd Cd Rd 3c 2c"], "Ac 4c 5c 6c",
+     ["chiamo Ab", "cedo 4c", "scarto Ac 5c 6c Ab"], True),
+    (3, ["", "", "4d 5d 6d 7d 4c 5c 6c 7c 4s 5s 6s 7s"], "4b 5b 6b 7b",
+     ["passo", "chiamo Fb", "cedo 4b", "scarto 5b 6b 7b Fb"], False),
+    (4, ["", "Ad 2d 3d 4d 5d 6d 7d Fd Cd Rd"], "", ["sola"], True),
+    (4, ["", "4d 5d 6d 7d 4c 5c 6c 7c 4s 5s"], "", ["sola"], False),
+    (4, ["", "Ad 2d 3d 5d 6d 7d Fd Cd Rd 4c"], "", ["chiamo 4d", "cedo 4c"], True),
+    (4, ["", "", "4d 5d 6d 7d 4c 5c 6c 7c 5s 6s"], "", ["passo", "chiamo 4s", "cedo 7d"], False),
+    (5, ["", "Ad 2d 3d 6d 7d Fd Cd Rd"], "", ["sola"], True),
+    (5, ["", "4d 5d 6d 7d 4c 5c 6c 7c"], "", ["sola"], False),
+    (5, ["", "Ad 2d 3d 6d 7d Fd Cd Rd", "", "3c"], "", ["chiamo 3c"], True),
+    (5, ["", "", "4d 5d 6d 7d 4c 5c 6c 7c", "4s 5s 6s 7s 4b 5b 6b 7b"], "", ["passo", "chiamo 4s"], False),
+]
+
+
+@pytest.mark.parametrize(("seats", "fixed", "widow", "script", "won"), FORCED)
+def test_cappotto_cells_of_the_stake_tables(seats: int, fixed: list[str], widow: str, script: list[str],
+                                            won: bool) -> None:
+    for seed in range(3):
+        match = start(fixed, seats, widow=widow)
+        for action in script:
+            match.play(action)
+        deal = deal_of(match)
+        contract, caller, partner = deal.contract, deal.caller, deal.partner
+        assert contract is not None and caller is not None
+        result = finish_deal(match, seed)
+        assert result["outcome"] == "cappotto"
+        assert result["points"] == ([11, 0] if won else [0, 11])
+        assert result["delta"] == expected_delta(seats, contract, "cappotto", won, caller, partner)
+        assert sum(result["delta"]) == 0
+
+
+def _bid(match: Match, contract: str, rng: random.Random) -> None:
+    legal = match.legal_actions()
+    if contract == "sola":
+        match.play("sola")
+    else:
+        match.play(rng.choice([a for a in legal if a.startswith("chiamo")]))
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+@pytest.mark.parametrize("contract", ["chiamata", "sola"])
+def test_won_and_lost_cells_of_the_stake_tables(seats: int, contract: str) -> None:
+    seen = set()
+    for seed in range(200):
+        rng = random.Random(seed)
+        match = osteria.new_match("calabresella", seed=seed, seats=seats, dealer=0)
+        assert match.deal is not None
+        _bid(match, contract, rng)
+        deal = deal_of(match)
+        caller, partner = deal.caller, deal.partner
+        assert caller is not None
+        result = finish_deal(match, seed)
+        points = result["points"]
+        won = points[0] >= 6
+        row = "cappotto" if min(points) == 0 else "vinta"
+        assert result["outcome"] == ("cappotto" if row == "cappotto" else "vinta" if won else "persa")
+        assert result["delta"] == expected_delta(seats, contract, row, won, caller, partner)
+        seen.add(result["outcome"])
+        if {"vinta", "persa"} <= seen:
+            break
+    assert {"vinta", "persa"} <= seen
+
+
+def test_one_or_two_thirds_are_no_point_so_still_cappotto() -> None:
+    for seed in range(200):
+        rng = random.Random(seed)
+        match = osteria.new_match("calabresella", seed=seed, seats=4, dealer=0)
+        _bid(match, "chiamata", rng)
+        result = finish_deal(match, seed)
+        deal = deal_of(match)
+        thirds = deal.final_thirds()
+        side = deal.side()
+        side_thirds = [sum(thirds[s] for s in side), sum(thirds[s] for s in range(4) if s not in side)]
+        assert sum(side_thirds) == 35
+        if min(side_thirds) in (1, 2):
+            assert result["outcome"] == "cappotto" and min(result["points"]) == 0
+            assert sorted(result["points"]) == [0, 11]
+            return
+    pytest.fail("no deal where a side took only one or two thirds")
+
+
+# -- the match -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("seats", "rounds"), [(3, 1), (4, 2), (5, 1)])
+def test_the_match_lasts_its_rounds_and_the_highest_total_wins(seats: int, rounds: int) -> None:
+    match = osteria.new_match("calabresella", seed=seats, seats=seats, rounds=rounds)
+    rng = random.Random(seats)
+    while not match.finished:
+        match.play(rng.choice(match.legal_actions()))
+    assert len(match.results) == rounds * seats
+    result = match.result()
+    best = max(result["totals"])
+    assert result["winners"] == [s for s in range(seats) if result["totals"][s] == best]
+    assert osteria.replay(match.record()).result() == result
+
+
+@pytest.mark.parametrize("options", [{"rounds": 0}, {"rounds": "2"}, {"rounds": True}, {"target": 31}])
+def test_bad_options_are_refused(options: dict[str, Any]) -> None:
+    with pytest.raises(RulesError):
+        osteria.new_match("calabresella", seed=0, **options)
+
+
+@pytest.mark.parametrize("seats", [2, 6])
+def test_three_to_five_players_only(seats: int) -> None:
+    with pytest.raises(RulesError, match="3, 4, 5"):
+        osteria.new_match("calabresella", seed=0, seats=seats)
+
+
+@pytest.mark.parametrize("text", ["scarto Ad", "chiamo 8d", "Xd", "3d volo", "", "cedo"])
+def test_malformed_actions_say_why(text: str) -> None:
+    match = start([], 3)
+    with pytest.raises(IllegalAction):
+        match.play(text)
+
+
+# -- properties over random matches --------------------------------------------------------------
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield from value.split()
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def _check_position(match: Match) -> None:
+    deal = deal_of(match)
+    # cards conserved: hands, trick cards taken, the current trick and what is set aside
+    parts = [*deal.hands, *deal.won, mask_of(deal.trick), deal.set_aside]
+    assert sum(p.bit_count() for p in parts) == 40
+    union = 0
+    for p in parts:
+        union |= p
+    assert union == ITALIAN_40.mask
+    all_cards = {CARD_STRINGS[c] for c in ITALIAN_40.cards}
+    for seat in range(deal.seats):
+        obs = match.observation(seat)
+        json.dumps(obs)
+        allowed = set(obs["hand"]) | set(obs["played"])
+        allowed |= {x for x in (obs["called"], obs["ceded"]) if x}
+        allowed |= set(obs["widow"] or []) | set(obs["discards"] or [])
+        # the bidding offers calls of any card not held: legal actions speak of the seat's own hand
+        seen = {w for k, v in obs.items() if k != "legal_actions" for w in _strings(v) if w in all_cards}
+        assert seen <= allowed
+        if deal.partner is not None and seat != deal.partner and obs["partner"] is not None:
+            assert obs["called"] in obs["played"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), seats=st.sampled_from([3, 4, 5]))
+def test_random_matches_end_conserve_cards_hide_secrets_and_stakes_sum_to_zero(seed: int, seats: int) -> None:
+    rng = random.Random(seed)
+    match = osteria.new_match("calabresella", seed=seed, seats=seats, rounds=1)
+    while not match.finished:
+        legal = match.legal_actions()
+        # passing more often than at random, so that monte deals happen too
+        action = "passo" if "passo" in legal and rng.random() < 0.6 else rng.choice(legal)
+        match.play(action)
+        _check_position(match)
+    for r in match.results:
+        assert sum(r.delta) == 0
+        assert sum(r.points) == (0 if r.outcome == "monte" else 11)
+    assert osteria.replay(match.record()).result() == match.result()
+
+
+def test_a_copied_deal_plays_on_without_touching_the_original() -> None:
+    match = start([], 3, dealer=0)
+    deal = deal_of(match)
+    match.play("chiamo 3d" if "chiamo 3d" in match.legal_actions() else "chiamo 3c")
+    before = (deal.hands[:], deal.history[:], deal.to_move, deal.phase, deal.set_aside)
+    copy = deal.copy()
+    while not copy.over:
+        copy.apply(copy.legal()[-1])
+    assert (deal.hands, deal.history, deal.to_move, deal.phase, deal.set_aside) == before
+    assert copy.result().outcome in ("vinta", "persa", "cappotto")
