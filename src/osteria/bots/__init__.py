@@ -9,10 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from osteria.bots.base import Bot, RandomBot, play_bots
+from osteria.bots.quattrigghiu import QuattrigghiuHeuristic
 from osteria.bots.tressette import TressetteHeuristic
 
 # Each game's rule-based player.
-HEURISTICS: dict[str, type[Bot]] = {"tressette": TressetteHeuristic}
+HEURISTICS: dict[str, type[Bot]] = {
+    "tressette": TressetteHeuristic,
+    "quattrigghiu": QuattrigghiuHeuristic,
+}
 
 
 def _heuristic(game: str, seed: int | str | None) -> Bot:
