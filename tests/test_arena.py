@@ -180,3 +180,13 @@ def test_an_arena_run_reports_the_moves_an_engine_forfeited(tmp_path: Path) -> N
     summary = run(Config("tressette", (f"cmd:{garbage}", "random"), 2, seed=1, time_limit=2)).as_json()
     assert summary["forfeited_moves"][0] >= 20 and summary["forfeited_moves"][1] == 0
     assert summary["faults"][0] == ["not JSON: '}{ not json\\n'"]
+
+
+def test_where_points_are_poison_the_advantage_counts_the_right_way() -> None:
+    report = run(Config("traversone", ("random", "random"), 6, seed=1))
+    assert report.sense == -1
+    board = report.boards[0]["scores"]
+    expected = -(board[0] - board[1])  # taking fewer points is the advantage
+    advantages = [-(b["scores"][0] - b["scores"][1]) for b in report.boards]
+    assert advantages[0] == expected
+    assert report.advantages()[0].mean == pytest.approx(sum(advantages) / len(advantages))

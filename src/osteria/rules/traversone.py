@@ -115,6 +115,7 @@ def _check_target(value: JSON) -> str | None:
 
 class Traversone(Game):
     name = "traversone"
+    lower_wins = True
     deck = ITALIAN_40
     seat_counts = (3, 4, 5, 6)
     default_seats = 4
