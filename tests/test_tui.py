@@ -335,3 +335,13 @@ def test_every_game_plays_to_the_end_at_the_table(game: str, lang: str) -> None:
     out = io.StringIO()
     assert play(game, seed=1, lang=lang, input_fn=script([]), output=out) == 0
     assert MESSAGES[lang]["match_over"] in out.getvalue()
+
+
+def test_a_kind_of_action_with_too_many_variants_is_typed_not_numbered() -> None:
+    from osteria.tui.plain import MANY, split_choices
+
+    discards = [f"scarto {i}" for i in range(MANY + 1)]
+    numbered, typed = split_choices(["3d", "3d busso", *discards])
+    assert numbered == ["3d", "3d busso"] and typed == {"scarto": discards}
+    numbered, typed = split_choices(["3d", *discards[:MANY]])
+    assert typed == {} and len(numbered) == MANY + 1

@@ -29,6 +29,20 @@ class Leave(enum.Enum):
     EOF = "eof"
 
 
+# A kind of action with more variants than this (the 1,820 discards of Calabresella for three)
+# is not numbered: the person types it.
+MANY = 40
+
+
+def split_choices(legal: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """The actions to number, and the kinds of action too many to list, by their first word."""
+    groups: dict[str, list[str]] = {}
+    for action in legal:
+        groups.setdefault(action.split()[0], []).append(action)
+    typed = {word: group for word, group in groups.items() if len(group) > MANY}
+    return [a for a in legal if a.split()[0] not in typed], typed
+
+
 def normalise(text: str) -> str:
     """An action as typed, made canonical: suit symbols become letters, cards get their case
     (``ad`` -> ``Ad``) and other words are lower case."""
@@ -117,8 +131,9 @@ class PlainTable:
             self.show("", *view.deal_header(observation))
         to_move = observation.get("to_move")
         turn = self.say("your_turn") if to_move == self.human else self.say("play_for", name=view.name(to_move))
-        legal = view.ordered(observation["legal_actions"])
-        self.show("", *view.table(observation), turn, self.say("choices"), *view.choices(legal))
+        legal, typed = split_choices(view.ordered(observation["legal_actions"]))
+        self.show("", *view.table(observation), turn, self.say("choices"), *view.choices(legal),
+                  *(self.say("type_it", word=word, n=len(group), example=group[0]) for word, group in typed.items()))
         while True:
             self.output.flush()
             try:
