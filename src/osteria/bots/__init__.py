@@ -10,12 +10,14 @@ from collections.abc import Callable
 
 from osteria.bots.base import Bot, RandomBot, play_bots
 from osteria.bots.quattrigghiu import QuattrigghiuHeuristic
+from osteria.bots.sancagna import SancagnaHeuristic
 from osteria.bots.tressette import TressetteHeuristic
 
 # Each game's rule-based player.
 HEURISTICS: dict[str, type[Bot]] = {
     "tressette": TressetteHeuristic,
     "quattrigghiu": QuattrigghiuHeuristic,
+    "sancagna": SancagnaHeuristic,
 }
 
 
