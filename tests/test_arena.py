@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import osteria
 from osteria.arena import Config, estimate, play_board, rotations, run
 from osteria.arena.duplicate import new_board_match
 from osteria.arena.protocol import EngineBot, serve
@@ -190,3 +191,16 @@ def test_where_points_are_poison_the_advantage_counts_the_right_way() -> None:
     advantages = [-(b["scores"][0] - b["scores"][1]) for b in report.boards]
     assert advantages[0] == expected
     assert report.advantages()[0].mean == pytest.approx(sum(advantages) / len(advantages))
+
+
+def test_a_sancagna_board_is_a_whole_smazzata_and_other_boards_one_deal() -> None:
+    from osteria.engine import DealResult
+
+    sancagna, tressette = osteria.game_rules("sancagna"), osteria.game_rules("tressette")
+    going_on = DealResult("continua", [20, 5], [0, 0, 0, 0])
+    called = DealResult("fuori", [9, 5], [1, 0, 1, 0])
+    assert not sancagna.board_over([]) and not sancagna.board_over([going_on])
+    assert sancagna.board_over([going_on, called]) and sancagna.board_over([going_on] * 8)
+    assert tressette.board_over([going_on])
+    board = play_board(Config("sancagna", ("random", "random"), 1, seed=2), 0)
+    assert all(sum(map(abs, d["delta"])) > 0 for d in board["deals"])  # someone won the smazzata's circles

@@ -229,6 +229,11 @@ class Game(ABC):
     def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         """Whether the match is over after these deals, and then the winning seats."""
 
+    def board_over(self, results: Sequence[DealResult]) -> bool:
+        """Whether the first deals of a match make a whole unit for comparing players in
+        duplicate play: one deal, unless the game scores over several."""
+        return bool(results)
+
 
 @dataclass
 class DealRecord:

@@ -91,7 +91,8 @@ def _play(config: Config, match: Match, assignment: Sequence[int], seed: str, un
 
 
 def play_board(config: Config, board: int) -> dict[str, Any]:
-    """Play one board in every rotation; per player, its mean delta per seat and rotation."""
+    """Play one board in every rotation; per player, its mean delta per seat and rotation. A
+    board is one deal, or the few deals that make the game's unit of score (a Sancagna smazzata)."""
     seats = len(new_board_match(config, board).players)
     totals = [0.0] * len(config.players)
     counts = [0] * len(config.players)
@@ -99,9 +100,10 @@ def play_board(config: Config, board: int) -> dict[str, Any]:
     faults: dict[str, list[str]] = {}
     for r, assignment in enumerate(config.rotations(seats)):
         match = new_board_match(config, board)
-        first = match.deals[0].deal
-        _play(config, match, assignment, f"{config.seed}/{board}/{r}", lambda: first.over, faults)  # noqa: B023
-        delta = match.results[0].delta
+        over = match.game.board_over
+        _play(config, match, assignment, f"{config.seed}/{board}/{r}",
+              lambda: match.finished or over(match.results), faults)  # noqa: B023
+        delta = [sum(result.delta[seat] for result in match.results) for seat in range(seats)]
         for seat, p in enumerate(assignment):
             totals[p] += delta[seat]
             counts[p] += 1

@@ -358,6 +358,11 @@ class Sancagna(Game):
     stock_roles = ("turned", "bottom", "rest")
     single_card_roles = ("turned", "bottom")
 
+    def board_over(self, results: Sequence[DealResult]) -> bool:
+        # Circles are won by whole smazzate: a deal that nobody called out is only part of one.
+        # A smazzata lasts 1.4 deals on average; eight is a bound that play never reaches.
+        return bool(results) and (results[-1].outcome != "continua" or len(results) >= 8)
+
     def hand_sizes(self) -> list[int]:
         return [HAND_SIZE] * 4
 
