@@ -221,6 +221,13 @@ class Game(ABC):
                  stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> Deal:
         """Begin deal number ``index`` (0 for the first of the match)."""
 
+    def sample_deal(self, observation: Mapping[str, JSON], rng: random.Random) -> Deal:
+        """The deal in progress as ``observation`` shows it, every card its seat cannot see dealt
+        at random, uniformly among the deals consistent with all the seat knows, and the actions
+        hidden from it (a discard, a cenno) filled in consistently: the position a searching bot
+        may explore without having peeked."""
+        raise NotImplementedError(f"{self.name} cannot sample hidden hands")
+
     def next_dealer(self, deal: Deal) -> int:
         """Who deals after ``deal``: by default the next seat."""
         return (deal.dealer + 1) % self.seats
