@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from osteria.bots.base import Bot, RandomBot, play_bots
+from osteria.bots.calabresella import CalabresellaHeuristic
 from osteria.bots.quattrigghiu import QuattrigghiuHeuristic
 from osteria.bots.sancagna import SancagnaHeuristic
+from osteria.bots.traversone import TraversoneHeuristic
 from osteria.bots.tressette import TressetteHeuristic
 
 # Each game's rule-based player.
@@ -18,6 +20,8 @@ HEURISTICS: dict[str, type[Bot]] = {
     "tressette": TressetteHeuristic,
     "quattrigghiu": QuattrigghiuHeuristic,
     "sancagna": SancagnaHeuristic,
+    "calabresella": CalabresellaHeuristic,
+    "traversone": TraversoneHeuristic,
 }
 
 
