@@ -17,14 +17,26 @@ from hypothesis import strategies as st
 
 import osteria
 from osteria.bots import RandomBot
-from osteria.cards import CARD_STRINGS, card_symbol, cards_of
+from osteria.cards import CARD_STRINGS, SUIT_NAMES, SUIT_SYMBOLS, card_symbol, cards_of, parse_card
 from osteria.engine import Match
 from osteria.i18n import MESSAGES, gloss
 from osteria.records import load
+from osteria.rules import calabresella, quattrigghiu, sancagna, traversone
 from osteria.rules.tressette import GLOSSARY, SIGNAL_NAMES
 from osteria.tui import PlainTable, play
 from osteria.tui.plain import normalise
-from osteria.tui.views import TableView, TressetteView, game_terms, thirds_text, view_for
+from osteria.tui.views import (
+    VIEWS,
+    CalabresellaView,
+    QuattrigghiuView,
+    SancagnaView,
+    TableView,
+    TraversoneView,
+    TressetteView,
+    game_terms,
+    thirds_text,
+    view_for,
+)
 
 
 def script(lines: Iterable[str], then: str | None = "1") -> Callable[[str], str]:
@@ -345,3 +357,199 @@ def test_a_kind_of_action_with_too_many_variants_is_typed_not_numbered() -> None
     assert numbered == ["3d", "3d busso"] and typed == {"scarto": discards}
     numbered, typed = split_choices(["3d", *discards[:MANY]])
     assert typed == {} and len(numbered) == MANY + 1
+
+
+# -- the views of the other games ----------------------------------------------------------------
+
+# Short matches of every game with a view of its own, in seat counts and options that change
+# what is drawn (the widow at three, the secret partner at five, tallies kept a mente...).
+GAME_TABLES = [
+    ("quattrigghiu", None, {}),
+    ("quattrigghiu", None, {"aiuto_volontario": True}),
+    ("sancagna", None, {"target": 2}),
+    ("sancagna", None, {"target": 2, "a_mente": True}),
+    ("calabresella", 3, {"rounds": 1}),
+    ("calabresella", 4, {"rounds": 1}),
+    ("calabresella", 5, {"rounds": 1}),
+    ("traversone", 3, {"target": 12, "asso_bastoni": 11}),
+    ("traversone", 6, {"target": 12}),
+]
+
+
+def hidden_cards(match: Match, seat: int, observation: dict[str, object]) -> set[str]:
+    """The cards ``seat`` may not know of now: the others' hands and the widow or discards it has
+    not seen, less any card the actions named aloud (a called card, a card given in exchange)."""
+    deal = match.deal
+    assert deal is not None
+    hidden = 0
+    for other, hand in enumerate(deal.hands):  # type: ignore[attr-defined]
+        if other != seat:
+            hidden |= hand
+    if observation.get("widow", []) is None:
+        hidden |= deal.widow  # type: ignore[attr-defined]
+    if observation.get("discards", []) is None:
+        hidden |= deal.set_aside  # type: ignore[attr-defined]
+    named = {w for _, action in observation["history"] for w in action.split()}  # type: ignore[attr-defined]
+    named |= {observation.get("called"), observation.get("called_card"), observation.get("ceded")}
+    return {CARD_STRINGS[c] for c in cards_of(hidden)} - named
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+@pytest.mark.parametrize(("game", "seats", "options"), GAME_TABLES)
+def test_each_game_is_drawn_in_its_own_words_and_hides_what_the_seat_may_not_see(
+        game: str, seats: int | None, options: dict[str, object], lang: str) -> None:
+    match = osteria.new_match(game, seed=5, seats=seats, **options)  # type: ignore[arg-type]
+    view = view_for(match.game, lang, match.players, 0)
+    assert type(view) is VIEWS[game] and type(view) is not TableView
+    rng = random.Random(5)
+    out = io.StringIO()
+    drawn = checked = 0
+
+    def check(prompt: str) -> str:
+        nonlocal drawn, checked
+        text = out.getvalue()
+        # The table drawn for this prompt: the block of lines that ends with the choices.
+        end = text.rfind(MESSAGES[lang]["choices"])
+        shown = text[text.rfind("\n\n", 0, end):end]
+        observation = match.observation(0)
+        lines = shown.splitlines()
+        assert not [line for line in lines if any(line.startswith(f"{key}:") for key in observation)]
+        # The trunfu's line names the battittura, wherever they are.
+        named = "\n".join(line for line in lines if not line.startswith(view.term("trunfu").capitalize()))
+        for c in hidden_cards(match, 0, observation):
+            assert card_symbol(parse_card(c)) not in named, (c, shown)
+            checked += 1
+        trump = observation.get("trump")
+        if isinstance(trump, str):  # the trump by name and symbol
+            i = "dcsb".index(trump)
+            assert f"{SUIT_NAMES[lang][i]} {SUIT_SYMBOLS[i]}" in shown
+        for key in ("turned", "bottom", "called", "called_card"):  # the cards that make the deal
+            if isinstance(observation.get(key), str):
+                assert card_symbol(parse_card(observation[key])) in shown
+        caller = observation.get("caller")
+        if isinstance(caller, int) and observation.get("phase") not in ("aiutu",):
+            assert any(MESSAGES[lang]["c_call"].split("{")[0] in line and match.players[caller] in line
+                       for line in lines)
+        drawn += 1
+        return rng.choice(match.legal_actions())
+
+    table = PlainTable(match, lang=lang, bots={s: RandomBot(s) for s in range(1, match.game.seats)},
+                       input_fn=check, output=out)
+    assert table.run() == 0 and match.finished
+    assert drawn > 3 and checked > 50
+    text = out.getvalue()
+    assert "Traceback" not in text and MESSAGES[lang]["match_over"] in text
+
+
+def quattrigghiu_view(lang: str = "it", seat: int = 0) -> QuattrigghiuView:
+    return QuattrigghiuView(lang, ["tu", "b1", "b2", "b3"], seat, quattrigghiu.GLOSSARY, {})
+
+
+def test_quattrigghiu_orders_the_hand_by_the_trunfu_called() -> None:
+    view = quattrigghiu_view()
+    hand = ["Ab", "Rd", "7d", "Ad", "2s", "Rs", "As", "3s", "7c", "Ac"]
+    # Before the call the spatigghia and the bastu are trunfi already; each suit in its plain order.
+    assert view.cards(hand) == "A♣ A♠   7♦ A♦ R♦   7♥ A♥   2♠ 3♠ R♠"
+    view.note({"trump": "d"})  # a short suit: the seven is manigghia, the ace 'u puntu
+    assert view.cards(hand) == "R♦ A♦ A♣ 7♦ A♠   7♥ A♥   2♠ 3♠ R♠"
+    view.note({"trump": "s"})  # a long suit: the two is manigghia
+    assert view.cards(hand) == "3♠ R♠ A♣ 2♠ A♠   7♦ A♦ R♦   7♥ A♥"
+    assert view.ordered(["2s", "As", "passu", "3s"]) == ["passu", "3s", "2s", "As"]
+
+
+def test_quattrigghiu_says_the_call_the_trunfu_and_the_secret_aiutu() -> None:
+    view = quattrigghiu_view("en", seat=2)
+    obs = {"phase": "basi", "caller": 1, "trump": "c", "called_card": "Rb", "aiuto": None, "basi": [1, 0, 2, 0],
+           "tricks_played": 3, "tutita": False, "history": [[0, "passu"], [1, "chiamu c Rb"]], "trick": []}
+    assert view.table(obs)[:5] == [
+        "Trunfu (trumps): cups ♥ · spatigghia A♠, manigghia 7♥, bastu A♣",
+        "Caller: b1 · cu' m'aiuta? (who will help me?) R♣",
+        "The aiutu (the caller's partner) is secret: whoever holds R♣",
+        "Basi (tricks): tu 1 · b1 0 · b2 2 · b3 0",
+        "Calls: tu: passu, b1: chiamu ♥ R♣",
+    ]
+    # Once the called card is out, the sides are known and the basi are counted by side.
+    lines = view.status({**obs, "aiuto": 3})
+    assert "Aiutu (the caller's partner): b3" in lines
+    assert "Basi (tricks): callers (b1, b3) 0 · defenders (tu, b2) 3" in lines
+    italian = quattrigghiu_view()
+    assert italian.status({**obs, "called_card": None, "history": [[1, "sulita c"]]})[1:3] == [
+        "Il chiamante: b1, da solo contro tre.", "Basi: chiamanti (b1) 0 · avversari (tu, b2, b3) 3"]
+    assert italian.status({"phase": "chiamata_obbligata", "caller": None, "trump": None}) == [
+        "Tutti hanno detto passu: chiama per forza chi ha la spatigghia A♠."]
+    window = italian.status({**obs, "phase": "tutita", "aiuto": 3, "tricks_played": 6})
+    assert "Sei basi pulite: si tenta la tutità (tutita) o ci si ferma (basta)?" in window
+    assert "Le prime sei basi non si possono più guardare." in window
+    assert "Si tenta la tutità: tutte le basi, o è franca." in italian.status({**obs, "tutita": True})
+    cudigghia = {"outcome": "cudigghia", "points": [3, 6], "delta": [1, -3, 1, 1]}
+    assert italian.deal_result(0, cudigghia, [1, -3, 1, 1]) == [
+        "Fine della smazzata 1: cudigghia (gli avversari fanno sei basi).", "Basi: chiamanti 3 · avversari 6",
+        "Guadagno: tu +1 · b1 -3 · b2 +1 · b3 +1", "Poste: tu 1 · b1 -3 · b2 1 · b3 1"]
+
+
+def test_sancagna_shows_the_briscola_the_bacio_della_tavola_the_tallies_and_the_cenni() -> None:
+    view = SancagnaView("en", ["you", "b1", "b2", "b3"], 0, sancagna.GLOSSARY, sancagna.SIGNAL_NAMES)
+    obs = {"totals": [1, 0, 1, 0], "options": {"target": 5}, "trump": "b", "turned": "6b", "bottom": "Xs",
+           "tally": [23, 9], "points": [8, 2], "cenni": [[2, "vecion"], [0, "gnagna"]], "calling": 2,
+           "revokes": [[3, 1]], "hand": ["Rb", "5b", "4d", "Rd", "3c"],
+           "history": [[2, "cenno vecion"], [0, "cenno gnagna"], [2, "avanti"]]}
+    lines = view.table(obs)
+    assert lines == [
+        "Circles: we (you, b2) 1 · they (b1, b3) 0 (playing to 5)",
+        "Briscola (trumps: the suit of the turned card): clubs ♣, turned card 6♣",
+        "Bacio della tavola (the bottom card of the stock, shown to all and out of play): X♠",
+        "Points until a side calls out: we 23 · they 9 (this deal: we 8 · they 2)",
+        "Cenni (silent signals) seen: b2 vecion (I hold the king of trumps), you gnagnà (I hold a four)",
+        "Trick to b2: call the side out (fuori) or play on (avanti)?",
+        "Revokes found: b3 at trick 2",
+        "Calls: b2: avanti",
+        "Your hand: 5♣ R♣   R♦ 4♦   3♥",  # trumps first, the re highest; the four rules the others
+    ]
+    italian = SancagnaView("it", ["tu", "b1", "b2", "b3"], 0, sancagna.GLOSSARY, sancagna.SIGNAL_NAMES)
+    a_mente = italian.status({"trump": "b", "turned": "6b", "bottom": "Xs", "cenni": [], "calling": 0})
+    assert a_mente == ["Briscola: bastoni ♣, girata 6♣", "Bacio della tavola: X♠",
+                       "Punti della smazzata: si contano a mente.",
+                       "La presa è andata a te: ci si chiama fuori (fuori) o si va avanti (avanti)?"]
+    assert italian.deal_header({"deal_index": 1, "game": "sancagna", "dealer": 2}) == [
+        "── Mano 2 · sancagna · mazziere: b2 ──"]
+
+
+def test_calabresella_shows_the_call_the_exchange_and_the_widow_as_the_seat_may_see_them() -> None:
+    names = ["tu", "b1", "b2"]
+    caller = CalabresellaView("it", names, 1, calabresella.GLOSSARY, calabresella.SIGNAL_NAMES)
+    other = CalabresellaView("en", ["you", "b1", "b2"], 0, calabresella.GLOSSARY, calabresella.SIGNAL_NAMES)
+    obs = {"phase": "scarto", "contract": "chiamata", "caller": 1, "called": "3d", "called_holder": 0,
+           "partner": None, "ceded": "5c", "widow": ["Ab", "4s", "7c", "Rd"], "discards": None, "thirds": [0, 0, 0]}
+    assert caller.status(obs) == ["Il chiamante: b1 · chiama 3♦", "3♦: da tu al chiamante, in cambio di 5♥ (cedo).",
+                                  "Tallone: R♦   7♥   4♠   A♣"]
+    seen = {**obs, "phase": "play", "widow": None, "thirds": [4, 0, 3]}
+    assert other.status(seen) == [
+        "Caller: b1 · calls 3♦", "3♦: from you to the caller, for 5♥ (cedo).",
+        "The caller's discards: 4 cards face down, to the taker of the last trick.",
+        "Points taken: you 1⅓ · b1 0 · b2 1 (the caller's side wins with 6)"]
+    assert other.status({"phase": "bidding", "contract": None, "caller": None, "widow": None}) == [
+        "Widow: 4 cards face down, unseen."]
+    five = CalabresellaView("en", ["you", "b1", "b2", "b3", "b4"], 0, calabresella.GLOSSARY, {})
+    secret = {"phase": "play", "contract": "chiamata", "caller": 2, "called": "Ac", "called_holder": None,
+              "partner": None}
+    assert five.status(secret)[1] == "The compagno (the caller's partner) is secret: whoever holds A♥"
+    assert five.status({**secret, "partner": 0})[1] == "Compagno (the caller's partner): you"
+    assert five.status({"phase": "play", "contract": "sola", "caller": 3}) == [
+        "Caller: b3 · plays sola (playing alone without a call, for double the stake)."]
+    assert five.deal_result(0, {"outcome": "monte", "points": [0, 0], "delta": [0] * 5}, [0] * 5) == [
+        "End of deal 1: monte (everyone passes: the deal is void).", "Stakes: you 0 · b1 0 · b2 0 · b3 0 · b4 0"]
+
+
+def test_traversone_says_the_lowest_score_wins() -> None:
+    view = TraversoneView("en", ["you", "b1", "b2"], 0, traversone.GLOSSARY, {})
+    obs = {"totals": [3, 10, 7], "options": {"target": 31, "asso_bastoni": 18}, "thirds": [2, 6, 4], "leftover": 1,
+           "hand": ["3d", "4d", "Rd"]}
+    assert view.table(obs) == [
+        "Score (a perdere: the lowest wins): you 3 · b1 10 · b2 7 (the match ends at 31)",
+        "The ace of bastoni A♣ is worth 18 points.",
+        "Points taken this deal: you ⅔ · b1 2 · b2 1⅓",
+        "1 cards left over, face down: they go to the taker of the last trick.",
+        "Your hand: 4♦ R♦ 3♦",
+    ]
+    assert view.deal_result(2, {"outcome": "giocata", "points": [0, 5, 6], "delta": [10, 5, 6]}, [13, 15, 13])[1:3] == [
+        "Points taken: you 0 · b1 5 · b2 6", "Points scored: you 10 · b1 5 · b2 6"]

@@ -131,8 +131,10 @@ class PlainTable:
             self.show("", *view.deal_header(observation))
         to_move = observation.get("to_move")
         turn = self.say("your_turn") if to_move == self.human else self.say("play_for", name=view.name(to_move))
+        # The table is drawn first: the view learns from it what orders the choices (a trump just called).
+        table = view.table(observation)
         legal, typed = split_choices(view.ordered(observation["legal_actions"]))
-        self.show("", *view.table(observation), turn, self.say("choices"), *view.choices(legal),
+        self.show("", *table, turn, self.say("choices"), *view.choices(legal),
                   *(self.say("type_it", word=word, n=len(group), example=group[0]) for word, group in typed.items()))
         while True:
             self.output.flush()

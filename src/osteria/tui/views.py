@@ -3,7 +3,8 @@
 :class:`TableView` draws any game from the keys most trick-taking observations share (the hand,
 the open hands, the trick, the previous trick, the history, the scores) and shows any other key
 as it is, so a new game plays at the plain table before it has a view of its own. A game's view
-is a small subclass in :data:`VIEWS` that draws what only that game has.
+is a small subclass in :data:`VIEWS` that draws what only that game has, in the game's own words
+(with their English meaning at an English table), and orders the cards as the game ranks them.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from osteria.cards import card_symbol, parse_card, rank_of, suit_of
+from osteria.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_symbol, mask_of, parse_card, rank_of, suit_of
 from osteria.engine import side_of
 from osteria.i18n import gloss, message
+from osteria.rules import calabresella, quattrigghiu, sancagna
+from osteria.rules.traversone import ACE_OF_BASTONI
 from osteria.rules.tressette_family import STRENGTH
 
 Observation = Mapping[str, Any]
@@ -45,6 +48,16 @@ def seat_cards(value: object) -> list[tuple[int, str]] | None:
     return pairs
 
 
+def capital(text: str) -> str:
+    """A line's first word with a capital letter (a game term that starts the line)."""
+    return text[:1].upper() + text[1:]
+
+
+def suit_index(text: object) -> int | None:
+    """The suit a suit letter names (``s``: spade), or None."""
+    return SUITS.index(text) if isinstance(text, str) and len(text) == 1 and text in SUITS else None
+
+
 def thirds_text(thirds: int) -> str:
     """Thirds of a point as a mixed number: 7 -> 2⅓."""
     whole, rest = divmod(thirds, 3)
@@ -62,6 +75,12 @@ class TableView:
         "legal_actions", "dealer", "hand", "hands", "hand_sizes", "trick", "last_trick", "history", "played",
     })
     declarations_key = "declarations"
+    header_key, over_key = "deal_header", "deal_over"
+    score_key = "score"  # the match's scores per seat: points, or stakes won and lost
+    # Phases before the first card, when there is no table to draw.
+    bidding_phases: ClassVar[frozenset[str]] = frozenset()
+    # Game words as players say them, where the action strings write them without accents.
+    spoken: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, lang: str, names: Sequence[str], seat: int, glossary: Terms, signal_names: Terms) -> None:
         self.lang = lang
@@ -75,18 +94,41 @@ class TableView:
 
     # -- words and cards ----------------------------------------------------------------------
 
+    def note(self, obs: Observation) -> None:
+        """Take note of what orders the cards (a trump once named). :meth:`table` calls it first,
+        so the choices listed after the table are ordered as its hand is."""
+
+    def group_of(self, card: int) -> int:
+        """The group a card is shown in, groups in increasing order: its suit by default."""
+        return suit_of(card)
+
     def rank_key(self, card: int) -> int:
-        """Where a card stands in its suit, for sorting a hand: the deck's order by default."""
+        """Where a card stands in its group, for sorting a hand: the deck's order by default."""
         return rank_of(card)
 
     def cards(self, texts: Sequence[str]) -> str:
-        """Cards sorted by suit and rank, with a wider gap between suits."""
+        """Cards sorted by group (suit) and rank, lowest first, with a wider gap between groups."""
         cards = sorted((c for c in map(card_of, texts) if c is not None),
-                       key=lambda c: (suit_of(c), self.rank_key(c)))
+                       key=lambda c: (self.group_of(c), self.rank_key(c)))
         groups: dict[int, list[str]] = {}
         for c in cards:
-            groups.setdefault(suit_of(c), []).append(card_symbol(c))
+            groups.setdefault(self.group_of(c), []).append(card_symbol(c))
         return "   ".join(" ".join(group) for group in groups.values()) or self.say("nothing")
+
+    def term(self, word: str, *tables: Terms) -> str:
+        """A game term as said; at an English table with its meaning (an Italian table needs none:
+        the ? command lists the glossary). ``tables`` to look it up in, the glossary by default."""
+        said = self.spoken.get(word, word)
+        meaning = gloss(word, self.lang, *(tables or (self.glossary, self.signal_names))) if self.lang == "en" else None
+        return f"{said} ({meaning})" if meaning else said
+
+    def suit(self, suit: int) -> str:
+        """A suit by name and symbol: spade ♠."""
+        return f"{SUIT_NAMES[self.lang][suit]} {SUIT_SYMBOLS[suit]}"
+
+    def per_seat(self, values: Sequence[object]) -> str:
+        """One value per seat, after each seat's name."""
+        return " · ".join(f"{self.name(s)} {v}" for s, v in enumerate(values))
 
     def word(self, word: str, *, explain: bool) -> str:
         """One word of an action: a card as its symbol, a game term with its meaning if asked."""
@@ -124,7 +166,7 @@ class TableView:
     # -- the table ---------------------------------------------------------------------------
 
     def deal_header(self, obs: Observation) -> list[str]:
-        lines = [self.say("deal_header", n=obs.get("deal_index", 0) + 1, game=obs.get("game", "?"),
+        lines = [self.say(self.header_key, n=obs.get("deal_index", 0) + 1, game=obs.get("game", "?"),
                           dealer=self.name(obs.get("dealer")))]
         options = obs.get("options")
         if options:
@@ -133,14 +175,19 @@ class TableView:
 
     def table(self, obs: Observation) -> list[str]:
         """Everything the seat sees at its turn, its hand last, nearest to the choices."""
-        return [*self.scores(obs), *self.declarations(obs), *self.signals(obs), *self.last_trick(obs),
-                *self.trick(obs), *self.extras(obs), *self.hands(obs)]
+        self.note(obs)
+        return [*self.scores(obs), *self.status(obs), *self.declarations(obs), *self.signals(obs),
+                *self.last_trick(obs), *self.trick(obs), *self.extras(obs), *self.hands(obs)]
 
     def scores(self, obs: Observation) -> list[str]:
         totals = obs.get("totals")
         if not isinstance(totals, list):
             return []
-        return [self.say("score", scores=" · ".join(f"{self.name(s)} {t}" for s, t in enumerate(totals)))]
+        return [self.say(self.score_key, scores=self.per_seat(totals))]
+
+    def status(self, obs: Observation) -> list[str]:
+        """What only this game has: its trump, its contract, the points of the deal so far."""
+        return []
 
     def history(self, obs: Observation) -> list[tuple[int, str]]:
         history = obs.get("history")
@@ -148,10 +195,13 @@ class TableView:
             return []
         return [(s, a) for s, a in history if isinstance(a, str)]
 
+    def declared(self, action: str) -> bool:
+        """Whether an action is listed with the declarations: by default any that plays no card."""
+        return bool(action.split()) and card_of(action.split()[0]) is None
+
     def declarations(self, obs: Observation) -> list[str]:
         """Actions that play no card (bids, declarations, calls), in the order made."""
-        items = [f"{self.name(s)}: {self.action(a)}" for s, a in self.history(obs)
-                 if a.split() and card_of(a.split()[0]) is None]
+        items = [f"{self.name(s)}: {self.action(a)}" for s, a in self.history(obs) if self.declared(a)]
         return [self.say(self.declarations_key, items=", ".join(items))] if items else []
 
     def signals(self, obs: Observation) -> list[str]:
@@ -166,7 +216,7 @@ class TableView:
         return " · ".join(f"{self.name(s)} {self.action(said.get(c, c))}" for s, c in pairs)
 
     def trick(self, obs: Observation) -> list[str]:
-        if "trick" not in obs:
+        if "trick" not in obs or obs.get("phase") in self.bidding_phases:
             return []
         pairs = seat_cards(obs["trick"])
         if pairs is None:
@@ -204,7 +254,7 @@ class TableView:
         def key(item: tuple[int, str]) -> tuple[int, int, int, int]:
             index, action = item
             c = card_of(action.split()[0]) if action.split() else None
-            return (0, 0, 0, index) if c is None else (1, suit_of(c), self.rank_key(c), index)
+            return (0, 0, 0, index) if c is None else (1, self.group_of(c), self.rank_key(c), index)
         return [action for _, action in sorted(enumerate(legal), key=key)]
 
     def choices(self, legal: Sequence[str], width: int = 100) -> list[str]:
@@ -241,21 +291,21 @@ class TableView:
         return f"{outcome} ({meaning})" if meaning else outcome
 
     def deal_result(self, index: int, result: Observation, totals: Sequence[int]) -> list[str]:
-        return [self.say("deal_over", n=index + 1, outcome=self.outcome(str(result.get("outcome")))),
+        return [self.say(self.over_key, n=index + 1, outcome=self.outcome(str(result.get("outcome")))),
                 self.say("deal_points", points=" · ".join(map(str, result.get("points", [])))),
-                self.say("deal_delta", delta=" · ".join(f"{self.name(s)} {d:+d}"
-                                                         for s, d in enumerate(result.get("delta", [])))),
+                self.say("deal_delta", delta=self.per_seat([f"{d:+d}" for d in result.get("delta", [])])),
                 *self.scores({"totals": list(totals)})]
 
 
-class TressetteView(TableView):
-    """Tressette: two sides, points in thirds during the deal, accusi, the target."""
-
-    handled = TableView.handled | {"thirds", "accusi", "segni", "morto", "leader", "tricks_played"}
-    declarations_key = "accusi"
+class FamilyView(TableView):
+    """A game of the Tressette family: its cards ranked 4 5 6 7 F C R A 2 3 in every suit."""
 
     def rank_key(self, card: int) -> int:
         return STRENGTH[card]
+
+
+class PartnershipView(TableView):
+    """A game of two fixed sides, seats 0 and 2 against 1 and 3, told as we and they."""
 
     def side(self, side: int, *, members: bool) -> str:
         """The side as we or they, with the names of its seats if asked."""
@@ -269,6 +319,13 @@ class TressetteView(TableView):
         """One value per side, the person's side first."""
         mine = side_of(self.seat)
         return " · ".join(f"{self.side(side, members=members)} {values[side]}" for side in (mine, 1 - mine))
+
+
+class TressetteView(PartnershipView, FamilyView):
+    """Tressette: two sides, points in thirds during the deal, accusi, the target."""
+
+    handled = TableView.handled | {"thirds", "accusi", "segni", "morto", "leader", "tricks_played"}
+    declarations_key = "accusi"
 
     def scores(self, obs: Observation) -> list[str]:
         totals = obs.get("totals")
@@ -286,13 +343,262 @@ class TressetteView(TableView):
         points, delta = result["points"], result["delta"]
         # delta is per seat: a side's points plus its accusi; seats 0 and 1 stand for the sides.
         sides = [self.say("side_result", points=points[side], accusi=delta[side] - points[side]) for side in (0, 1)]
-        return [self.say("deal_over", n=index + 1, outcome=self.outcome(str(result["outcome"]))),
+        return [self.say(self.over_key, n=index + 1, outcome=self.outcome(str(result["outcome"]))),
                 self.say("deal_points", points=self.by_side(sides, members=False)),
                 *self.scores({"totals": list(totals)})]
 
 
+class QuattrigghiuView(TableView):
+    """Quattrigghiu: the trunfu and its battittura, the call and the secret aiutu, the basi, the stakes."""
+
+    handled = TableView.handled | {"phase", "caller", "trump", "called_card", "aiuto", "leader", "tricks",
+                                   "tricks_played", "basi", "tutita"}
+    declarations_key = "calls"
+    score_key = "stakes"
+    bidding_phases = frozenset({quattrigghiu.BIDDING, quattrigghiu.FORCED, quattrigghiu.VOLUNTEERS})
+    spoken: ClassVar[Mapping[str, str]] = {"tutita": "tutità", "sulita": "sulità"}
+    trump: int | None = None
+
+    def note(self, obs: Observation) -> None:
+        self.trump = suit_index(obs.get("trump"))
+
+    def trumps(self) -> int:
+        """The trunfi: the trump suit's once it is called; before, the spatigghia and the bastu,
+        trunfi whatever the call."""
+        if self.trump is None:
+            return mask_of((quattrigghiu.SPATIGGHIA, quattrigghiu.BASTU))
+        return quattrigghiu.TRUMP_MASK[self.trump]
+
+    def group_of(self, card: int) -> int:
+        return -1 if self.trumps() >> card & 1 else suit_of(card)
+
+    def rank_key(self, card: int) -> int:
+        # Before the call a suit ranks as it does when another suit is trunfu: its plain order.
+        trump = self.trump if self.trump is not None else (suit_of(card) + 1) % 4
+        return quattrigghiu.STRENGTH[trump][card]
+
+    def word(self, word: str, *, explain: bool) -> str:
+        suit = suit_index(word)  # the trunfu of a call, as its symbol (typed as a letter or the symbol)
+        return SUIT_SYMBOLS[suit] if suit is not None else super().word(word, explain=explain)
+
+    def sides(self, obs: Observation) -> tuple[list[int], list[int]] | None:
+        """The caller's side and the others, when the seat can tell them apart."""
+        caller, aiuto = obs.get("caller"), obs.get("aiuto")
+        if not isinstance(caller, int):
+            return None
+        if isinstance(aiuto, int):
+            callers = [caller, aiuto]
+        elif obs.get("called_card") is None and obs.get("phase") != quattrigghiu.VOLUNTEERS:
+            callers = [caller]  # sulità, or nobody answered aiutu
+        else:
+            return None
+        return callers, [s for s in range(len(self.names)) if s not in callers]
+
+    def status(self, obs: Observation) -> list[str]:
+        lines = []
+        phase, caller, aiuto = obs.get("phase"), obs.get("caller"), obs.get("aiuto")
+        trump, called = suit_index(obs.get("trump")), card_of(obs.get("called_card"))
+        if trump is not None:
+            matadors = ((("spatigghia", quattrigghiu.SPATIGGHIA), ("manigghia", quattrigghiu.MANIGGHIA[trump]),
+                         ("bastu", quattrigghiu.BASTU)))
+            lines.append(self.say("q_trump", trunfu=capital(self.term("trunfu")), suit=self.suit(trump),
+                                  matadors=", ".join(f"{word} {card_symbol(c)}" for word, c in matadors)))
+        if phase == quattrigghiu.FORCED:
+            lines.append(self.say("q_forced", spatigghia=card_symbol(quattrigghiu.SPATIGGHIA)))
+        if isinstance(caller, int):
+            if called is not None:
+                lines.append(self.say("q_call", name=self.name(caller), card=card_symbol(called)))
+            elif phase == quattrigghiu.VOLUNTEERS:
+                lines.append(self.say("q_open_call", name=self.name(caller)))
+            else:  # playing alone, or with the aiutu who answered
+                lines.append(self.say("q_alone" if aiuto is None else "q_caller", name=self.name(caller)))
+        if isinstance(aiuto, int):
+            lines.append(self.say("q_aiuto", name=self.name(aiuto)))
+        elif called is not None:
+            lines.append(self.say("q_secret", card=card_symbol(called)))
+        if phase == quattrigghiu.WINDOW:
+            lines.append(self.say("q_window", tutita=self.term("tutita")))
+        elif obs.get("tutita"):
+            lines.append(self.say("q_attempt", tutita=self.term("tutita")))
+        basi, played = obs.get("basi"), obs.get("tricks_played")
+        if isinstance(basi, list) and isinstance(played, int) and phase in (quattrigghiu.PLAY, quattrigghiu.WINDOW):
+            sides = self.sides(obs)
+            if sides is None:
+                items = self.per_seat(basi)
+            else:
+                callers, others = ([self.name(s) for s in side] for side in sides)
+                items = " · ".join((self.say("callers", names=", ".join(callers), n=sum(basi[s] for s in sides[0])),
+                                    self.say("defenders", names=", ".join(others), n=sum(basi[s] for s in sides[1]))))
+            lines.append(self.say("q_basi", basi=capital(self.term("basi")), items=items))
+            if played >= quattrigghiu.WINNING:
+                lines.append(self.say("q_gone"))
+        return lines
+
+    def deal_result(self, index: int, result: Observation, totals: Sequence[int]) -> list[str]:
+        points = result["points"]  # basi of the caller's side and of the others
+        items = " · ".join((self.say("callers_short", n=points[0]), self.say("defenders_short", n=points[1])))
+        return [self.say(self.over_key, n=index + 1, outcome=self.outcome(str(result["outcome"]))),
+                self.say("q_basi", basi=capital(self.term("basi")), items=items),
+                self.say("deal_delta", delta=self.per_seat([f"{d:+d}" for d in result["delta"]])),
+                *self.scores({"totals": list(totals)})]
+
+
+class SancagnaView(PartnershipView):
+    """Sancagna: the briscola and the bacio della tavola, tallies across deals, cenni, the call-out."""
+
+    handled = TableView.handled | {"trump", "turned", "bottom", "leader", "tricks_played", "calling", "cenni",
+                                   "revokes", "points", "tally"}
+    declarations_key = "calls_out"
+    header_key, over_key = "s_deal_header", "s_deal_over"
+    spoken: ClassVar[Mapping[str, str]] = {"gnagna": "gnagnà"}
+    trump: int | None = None
+
+    def note(self, obs: Observation) -> None:
+        self.trump = suit_index(obs.get("trump"))
+
+    def group_of(self, card: int) -> int:
+        return -1 if suit_of(card) == self.trump else suit_of(card)
+
+    def rank_key(self, card: int) -> int:
+        return rank_of(card) if self.trump is None else sancagna.KEY[self.trump][card]
+
+    def declared(self, action: str) -> bool:
+        return action in ("fuori", "avanti")  # the cenni have a line of their own
+
+    def scores(self, obs: Observation) -> list[str]:
+        totals = obs.get("totals")
+        if not isinstance(totals, list):
+            return []
+        line = self.say("circles", sides=self.by_side([str(totals[side]) for side in (0, 1)]))
+        target = obs.get("options", {}).get("target")
+        return [f"{line} ({self.say('target', target=target)})" if target else line]
+
+    def status(self, obs: Observation) -> list[str]:
+        lines = []
+        trump, turned, bottom = suit_index(obs.get("trump")), card_of(obs.get("turned")), card_of(obs.get("bottom"))
+        if trump is not None and turned is not None and bottom is not None:
+            lines += [self.say("s_trump", briscola=capital(self.term("briscola")), suit=self.suit(trump),
+                               turned=card_symbol(turned)),
+                      self.say("s_bottom", bacio=capital(self.term("bacio della tavola")), bottom=card_symbol(bottom))]
+        tally, points = obs.get("tally"), obs.get("points")
+        if isinstance(tally, list) and isinstance(points, list):
+            lines.append(self.say("s_tally", sides=self.by_side([str(t) for t in tally], members=False),
+                                  deal=self.by_side([str(p) for p in points], members=False)))
+        elif "tally" not in obs:
+            lines.append(self.say("s_a_mente", a_mente=self.term("a mente")))
+        cenni = obs.get("cenni")
+        if isinstance(cenni, list) and cenni:
+            items = [f"{self.name(s)} {self.term(w, self.signal_names)}" for s, w in cenni]
+            lines.append(self.say("s_cenni", items=", ".join(items)))
+        calling = obs.get("calling")
+        if isinstance(calling, int):
+            lines.append(self.say("s_calling", name=self.name_object(calling)))
+        revokes = obs.get("revokes")
+        if isinstance(revokes, list) and revokes:
+            items = [self.say("s_revoke", name=self.name(s), n=t + 1) for s, t in revokes]
+            lines.append(self.say("s_revokes", items=", ".join(items)))
+        return lines
+
+    def deal_result(self, index: int, result: Observation, totals: Sequence[int]) -> list[str]:
+        points, delta = result["points"], result["delta"]  # points per side, circles per seat
+        return [self.say(self.over_key, n=index + 1, outcome=self.outcome(str(result["outcome"]))),
+                self.say("s_deal_points", points=self.by_side([str(p) for p in points], members=False)),
+                self.say("s_circles_won", sides=self.by_side([f"{delta[side]:+d}" for side in (0, 1)], members=False)),
+                *self.scores({"totals": list(totals)})]
+
+
+class CalabresellaView(FamilyView):
+    """Calabresella: the bidding, the caller and the called card, the widow and the discard as the
+    seat may see them, points per seat, the stakes."""
+
+    handled = TableView.handled | {"phase", "contract", "caller", "called", "called_holder", "partner", "ceded",
+                                   "widow", "discards", "leader", "tricks_played", "thirds"}
+    declarations_key = "bids"
+    score_key = "stakes"
+    bidding_phases = frozenset({"bidding", "cedo", "scarto"})
+
+    def status(self, obs: Observation) -> list[str]:
+        lines = []
+        phase, contract, caller = obs.get("phase"), obs.get("contract"), obs.get("caller")
+        called, holder, ceded = card_of(obs.get("called")), obs.get("called_holder"), card_of(obs.get("ceded"))
+        three = len(self.names) == 3
+        if contract == "chiamata" and isinstance(caller, int) and called is not None:
+            card = card_symbol(called)
+            lines.append(self.say("c_call", name=self.name(caller), card=card))
+            if holder == "widow":
+                lines.append(self.say("c_in_widow", card=card))
+            elif isinstance(holder, int):
+                name = self.name_object(holder)
+                lines.append(self.say("c_ceded", name=name, card=card, ceded=card_symbol(ceded))
+                             if ceded is not None else self.say("c_holder", name=name, card=card))
+            elif len(self.names) == 5:
+                partner = obs.get("partner")
+                lines.append(self.say("c_partner", name=self.name(partner))
+                             if isinstance(partner, int) else self.say("c_secret", card=card))
+        elif contract == "sola" and isinstance(caller, int):
+            lines.append(self.say("c_sola", name=self.name(caller), sola=self.term("sola")))
+        widow, discards = obs.get("widow"), obs.get("discards")
+        if isinstance(widow, list):
+            lines.append(self.say("c_widow", cards=self.cards(widow)))
+        if isinstance(discards, list):
+            lines.append(self.say("c_discards", cards=self.cards(discards)))
+        elif three and (phase == "bidding" or contract == "sola"):
+            lines.append(self.say("c_widow_hidden", n=calabresella.DISCARDS))
+        elif three and contract == "chiamata" and phase == "play":
+            lines.append(self.say("c_discards_hidden", n=calabresella.DISCARDS))
+        thirds = obs.get("thirds")
+        if phase == "play" and isinstance(thirds, list):
+            lines.append(self.say("c_taken", items=self.per_seat([thirds_text(t) for t in thirds]),
+                                  n=calabresella.WINNING_POINTS))
+        return lines
+
+    def deal_result(self, index: int, result: Observation, totals: Sequence[int]) -> list[str]:
+        lines = [self.say(self.over_key, n=index + 1, outcome=self.outcome(str(result["outcome"])))]
+        if result["outcome"] != "monte":
+            points = result["points"]  # the caller's side, the others
+            lines += [self.say("c_deal_points", caller=points[0], others=points[1]),
+                      self.say("deal_delta", delta=self.per_seat([f"{d:+d}" for d in result["delta"]]))]
+        return [*lines, *self.scores({"totals": list(totals)})]
+
+
+class TraversoneView(FamilyView):
+    """Traversone: everyone for himself, points taken are poison, the lowest total wins."""
+
+    handled = TableView.handled | {"leftover", "leader", "tricks_played", "thirds"}
+
+    def scores(self, obs: Observation) -> list[str]:
+        totals = obs.get("totals")
+        if not isinstance(totals, list):
+            return []
+        line = self.say("t_score", scores=self.per_seat(totals))
+        target = obs.get("options", {}).get("target")
+        return [f"{line} ({self.say('t_target', target=target)})" if target else line]
+
+    def status(self, obs: Observation) -> list[str]:
+        lines = []
+        ace = obs.get("options", {}).get("asso_bastoni")
+        if isinstance(ace, int) and ace != 1:  # worth more than its usual point
+            lines.append(self.say("t_ace", card=card_symbol(ACE_OF_BASTONI), n=ace))
+        thirds = obs.get("thirds")
+        if isinstance(thirds, list):
+            lines.append(self.say("t_taken", items=self.per_seat([thirds_text(t) for t in thirds])))
+        leftover = obs.get("leftover")
+        if isinstance(leftover, int) and leftover:
+            lines.append(self.say("t_leftover", n=leftover))
+        return lines
+
+    def deal_result(self, index: int, result: Observation, totals: Sequence[int]) -> list[str]:
+        return [self.say(self.over_key, n=index + 1, outcome=self.outcome(str(result["outcome"]))),
+                self.say("t_deal_points", items=self.per_seat(result["points"])),
+                self.say("t_deal_scored", items=self.per_seat(result["delta"])),
+                *self.scores({"totals": list(totals)})]
+
+
 # The per-game views; a game without one is drawn by TableView.
-VIEWS: dict[str, type[TableView]] = {"tressette": TressetteView}
+VIEWS: dict[str, type[TableView]] = {
+    "tressette": TressetteView, "quattrigghiu": QuattrigghiuView, "sancagna": SancagnaView,
+    "calabresella": CalabresellaView, "traversone": TraversoneView,
+}
 
 
 def game_terms(game: object) -> tuple[Terms, Terms]:
@@ -307,4 +613,5 @@ def view_for(game: object, lang: str, names: Sequence[str], seat: int) -> TableV
     return VIEWS.get(getattr(game, "name", ""), TableView)(lang, names, seat, glossary, signal_names)
 
 
-__all__ = ["VIEWS", "TableView", "TressetteView", "card_of", "thirds_text", "view_for"]
+__all__ = ["VIEWS", "CalabresellaView", "QuattrigghiuView", "SancagnaView", "TableView", "TraversoneView",
+           "TressetteView", "card_of", "thirds_text", "view_for"]
