@@ -6,14 +6,16 @@ play of the tricks (Tressette's, shared with the family), the stakes and the mat
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
-from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, cards_of, mask_of
+from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, cards_of, mask_of, parse_card
 from osteria.engine import JSON, DealResult, Game, IllegalAction, Option, parse_cards
 from osteria.rules import tressette
 from osteria.rules.tressette import SIGNAL_INDEX, SIGNAL_STRIDE
 from osteria.rules.tressette_family import THIRDS, TrickDeal, rounded_points
+from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the deal --------------------------------------------------------------------------------------
 # Three players hold 12 cards and four lie face down (the widow); four hold 10, five hold 8.
@@ -301,6 +303,10 @@ def _check_rounds(value: JSON) -> str | None:
     return None
 
 
+def _mask(cards: Sequence[str]) -> int:
+    return mask_of(parse_card(c) for c in cards)
+
+
 class Calabresella(Game):
     name = "calabresella"
     deck = ITALIAN_40
@@ -320,6 +326,82 @@ class Calabresella(Game):
     def new_deal(self, index: int, dealer: int, hands: Sequence[Sequence[int]],
                  stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> CalabresellaDeal:
         return CalabresellaDeal(self, dealer, hands, stock.get("widow", ()))
+
+    def sample_deal(self, observation: Mapping[str, JSON], rng: random.Random) -> CalabresellaDeal:
+        return first_showing(lambda: self._sample(observation, rng), observation)
+
+    def _sample(self, obs: Mapping[str, JSON], rng: random.Random) -> CalabresellaDeal:
+        n, seat, history = self.seats, obs["seat"], obs["history"]
+        caller, contract = obs["caller"], obs["contract"]
+        called = None if obs["called"] is None else parse_card(obs["called"])
+        ceded = None if obs["ceded"] is None else parse_card(obs["ceded"])
+        holder_of_called = obs["called_holder"]
+        plays = plays_of(history, n)
+        after = played_from(plays, n)
+        hand = _mask(obs["hand"])
+        widow, discards = _mask(obs["widow"] or ()), _mask(obs["discards"] or ())
+        # A caller who saw the widow knows where its cards are, but for the one he gave away.
+        seen = hand | mask_of(p.card for p in plays) | widow & ~(0 if ceded is None else 1 << ceded) | discards
+        unseen = Unseen(ITALIAN_40.mask & ~seen)
+        holder = {s: unseen.holder(obs["hand_sizes"][s]) for s in range(n) if s != seat}
+        widow_apart = n == 3 and contract != "chiamata"  # the widow lies unseen, apart (sola, bidding)
+        taken = n == 3 and contract == "chiamata"  # the caller took the widow
+        hidden_discard = taken and seat != caller and obs["phase"] in ("play", "over")
+        extra = unseen.holder(DISCARDS) if widow_apart or hidden_discard else None
+        if called is not None:
+            if ceded is not None:  # the exchange is made: the called card is the caller's now
+                if holder_of_called in holder:
+                    unseen.require(holder[holder_of_called], 1 << ceded & ~after[holder_of_called][0])
+                places = [holder[caller]] if caller in holder else []
+                unseen.only(1 << called, places + ([extra] if hidden_discard and extra is not None else []))
+            elif holder_of_called == "widow" and caller in holder:  # taken by the caller, who may have laid it aside
+                unseen.only(1 << called, [holder[caller]] + ([extra] if extra is not None else []))
+            elif isinstance(holder_of_called, int) and holder_of_called in holder:
+                unseen.require(holder[holder_of_called], 1 << called)
+            elif n == 5:  # the secret partner holds it, if the seat does not know who he is
+                partner = obs["partner"]
+                unseen.only(1 << called, [holder[partner]] if partner in holder else
+                            [h for s, h in holder.items() if s != caller])
+        for k, p in enumerate(plays):
+            h = holder.get(p.seat)
+            if h is None:
+                continue
+            led = plays[k - p.position].card // 13
+            if p.card // 13 != led:
+                unseen.forbid(h, SUIT_MASK[led])  # not following shows a void
+            elif p.word == "striscio":  # at least one more card of the suit
+                cards = SUIT_MASK[led]
+                unseen.count(h, cards, 1 - (after[p.seat][k + 1] & cards).bit_count(), HAND_SIZE[3] + DISCARDS)
+        hands = unseen.draw(rng)
+        full = [(hand if s == seat else hands[holder[s]]) | after[s][0] for s in range(n)]
+        put_aside = hands[extra] if extra is not None else 0
+        stock_widow = put_aside if widow_apart else 0
+        if taken:
+            discards = put_aside if hidden_discard else discards
+            full[caller] |= discards
+        if ceded is not None and called is not None:  # undo the exchange
+            swap = 1 << ceded | 1 << called
+            full[caller] ^= swap
+            full[holder_of_called] ^= swap
+        if taken:
+            assert called is not None
+            # The caller's cards and the widow, split at random (the same number of ways for every
+            # draw); a called card that lay in the widow stays there.
+            if seat == caller:
+                stock_widow = widow
+            else:
+                pool = cards_of(full[caller] & ~(1 << called if holder_of_called == "widow" else 0))
+                stock_widow = mask_of(rng.sample(pool, DISCARDS - (holder_of_called == "widow")))
+                if holder_of_called == "widow":
+                    stock_widow |= 1 << called
+            full[caller] &= ~stock_widow
+        deal = self.new_deal(obs["deal_index"], obs["dealer"], [cards_of(h) for h in full],
+                             {"widow": cards_of(stock_widow)} if stock_widow else {}, [])
+        for s, text in history:
+            if deal.to_move != s:
+                break  # not the history seen: the check rejects it
+            deal.apply(SCARTO | discards if text == "scarto" else deal.parse_action(text))
+        return deal
 
     def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         # A void deal counts as its dealer's deal: the match is a number of deals.

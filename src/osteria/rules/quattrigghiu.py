@@ -7,10 +7,12 @@ the early stop and the tutità, the stakes and the length of the match ("giro").
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
-from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, SUIT_NAMES, SUITS, card, cards_of, mask_of
+from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, SUIT_NAMES, SUITS, card, cards_of, mask_of, parse_card
 from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, RulesError
+from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
 # One table per trump suit, every card from the highest down: first the trunfi, then each other
@@ -448,6 +450,138 @@ class Quattrigghiu(Game):
     def new_deal(self, index: int, dealer: int, hands: Sequence[Sequence[int]],
                  stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> QuattrigghiuDeal:
         return QuattrigghiuDeal(self, dealer, hands, first_of_match=index == 0)
+
+    def sample_deal(self, observation: Mapping[str, JSON], rng: random.Random) -> QuattrigghiuDeal:
+        return first_showing(lambda: self._sample(observation, rng), observation)
+
+    def _sample(self, obs: Mapping[str, JSON], rng: random.Random) -> QuattrigghiuDeal | None:
+        seat, history = obs["seat"], obs["history"]
+        # After the sixth basi the first six are forgotten, by the seat as by its observation:
+        # their 24 cards are unseen, and the tricks are made up again below.
+        forgotten = 6 if obs["tricks_played"] >= 6 else 0
+        plays = plays_of(history, 4, forgotten)
+        after = played_from(plays, 4)
+        hand = mask_of(parse_card(c) for c in obs["hand"])
+        unseen = Unseen(ITALIAN_40.mask & ~hand & ~mask_of(p.card for p in plays))
+        holder = {s: unseen.holder(obs["hand_sizes"][s]) for s in range(4) if s != seat}
+        lost = unseen.holder(4 * forgotten)
+        owner: dict[int, int] = {}  # cards whose first holder the seat knows
+        bids = [(s, text) for s, text in history if text not in ACTION_OF or ACTION_OF[text] >= CALL_BASE]
+        calls = [(s, ACTION_OF[text]) for s, text in bids if CALL_BASE <= ACTION_OF[text] < PASSU]
+        if obs["deal_index"] == 0:  # the first to speak held the 6 of denari
+            owner[SIX_OF_DENARI] = bids[0][0] if bids else obs["to_move"]
+        caller = obs["caller"]
+        if calls:
+            if [text for _, text in bids[:4]] == ["passu"] * 4:  # the call forced on the spatigghia
+                owner[SPATIGGHIA] = caller
+            action = calls[0][1]
+            if action < SULITA_BASE:
+                called = (action - CALL_BASE) % 64
+                if called in CAVALLI:  # only who holds the four re calls a cavallo
+                    owner.update((re, int(caller)) for re in RE)
+                if obs["aiuto"] is not None:
+                    owner[called] = obs["aiuto"]
+                else:  # still in the secret partner's hand: not played, not the caller's
+                    unseen.only(1 << called, [h for s, h in holder.items() if s != caller])
+        for c, s in owner.items():
+            unseen.only(1 << c, [h for h in (holder.get(s), lost) if h is not None])
+        trump = SUITS.index(obs["trump"]) if obs["trump"] else -1
+        for k, p in enumerate(plays):
+            if p.seat in holder and p.position:
+                led = plays[k - p.position].card
+                unseen.forbid(holder[p.seat], self._not_held(trump, led, p.card))
+        hands = unseen.draw(rng)
+        current = [hand if s == seat else hands[holder[s]] for s in range(4)]
+        early: list[tuple[int, int]] = []
+        if forgotten:
+            kept = [current[s] | after[s][0] for s in range(4)]  # what each seat held after the sixth basi
+            made = self._forgotten_tricks(obs, kept, hands[lost], owner, trump, rng)
+            if made is None:
+                return None
+            early = made
+        dealt = [cards_of(current[s] | after[s][0] | mask_of(c for t, c in early if t == s)) for s in range(4)]
+        deal = self.new_deal(obs["deal_index"], obs["dealer"], dealt, {}, [])
+        # The forgotten cards went after the call and before anything said after the sixth basi.
+        cut = next((i for i, (_, text) in enumerate(history) if ACTION_OF[text] < CALL_BASE
+                    or ACTION_OF[text] in (TUTITA, BASTA)), len(history))
+        for s, a in [*((s, ACTION_OF[t]) for s, t in history[:cut]), *early,
+                     *((s, ACTION_OF[t]) for s, t in history[cut:])]:
+            if deal.to_move != s:
+                break  # not the history seen: the check rejects it
+            deal.apply(a)
+        return deal
+
+    def _not_held(self, trump: int, led: int, c: int) -> int:
+        """The cards a seat cannot have held when it answered ``led`` with ``c``."""
+        suit = led_suit(trump, led)
+        follow = FOLLOW[trump][suit]
+        if follow >> c & 1:
+            return 0
+        if suit == trump and self.options["matador"]:
+            # Holding only battittura, not forced out by a higher one led, one need not answer.
+            strength = STRENGTH[trump]
+            forced = [m for m in cards_of(MATADORS[trump]) if MATADORS[trump] >> led & 1
+                      and strength[led] > strength[m]]
+            return follow & ~MATADORS[trump] | mask_of(forced)
+        return follow
+
+    def _forgotten_tricks(self, obs: Mapping[str, JSON], kept: list[int], lost: int,
+                          owner: Mapping[int, int], trump: int, rng: random.Random,
+                          budget: int = 1000) -> list[tuple[int, int]] | None:
+        """Six legal tricks of the ``lost`` cards, six from each seat, led first by the dealer's right,
+        each seat taking the basi it took then, the last taken by the leader of the seventh; found by
+        a random search of at most ``budget`` cards, None if it finds none. Any such tricks show the
+        seat what it sees now; they are a random choice among them, not a uniform one."""
+        won = list(obs["basi"])
+        for trick in obs["tricks"]:
+            won[trick["winner"]] -= 1
+        last = obs["tricks"][0]["leader"] if obs["tricks"] else obs["leader"]
+        strength, trumps = STRENGTH[trump], TRUMP_MASK[trump]
+        barred = [sum(1 << c for c, s in owner.items() if s != seat) for seat in range(4)]
+        played: list[tuple[int, int]] = []
+        nodes = 0
+
+        def place(cards: int, trick: list[int], leader: int, left: list[int]) -> bool:
+            nonlocal nodes
+            if len(played) == 24:
+                return True
+            pos = len(trick)
+            if not pos and any((cards & ~barred[s]).bit_count() < (24 - len(played)) // 4 for s in range(4)):
+                return False  # a seat could not be given its six cards
+            seat = (leader + pos) % 4
+            options = cards_of(cards & ~barred[seat])
+            rng.shuffle(options)
+            for c in options:
+                nodes += 1
+                if nodes > budget:
+                    return False
+                bar = self._not_held(trump, trick[0], c) if trick else 0
+                if kept[seat] & bar:
+                    continue
+                saved = barred[seat]
+                barred[seat] |= bar
+                played.append((seat, c))
+                now = [*trick, c]
+                ok = False
+                if pos < 3:
+                    ok = place(cards & ~(1 << c), now, leader, left)
+                else:
+                    led = led_suit(trump, now[0])
+                    power = [strength[x] if trumps >> x & 1 or x // 13 == led else 0 for x in now]
+                    winner = (leader + power.index(max(power))) % 4
+                    if left[winner] and (len(played) < 24 or winner == last):
+                        left[winner] -= 1
+                        ok = place(cards & ~(1 << c), [], winner, left)
+                        left[winner] += 1
+                if ok:
+                    return True
+                played.pop()
+                barred[seat] = saved
+            return False
+
+        if sum(won) != 6 or min(won) < 0 or not place(lost, [], (obs["dealer"] + 1) % 4, won):
+            return None
+        return played
 
     def next_dealer(self, deal: Deal) -> int:
         # The first deal's holder of the 6 of denari deals the second; then the deal moves on.

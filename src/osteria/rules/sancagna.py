@@ -8,10 +8,12 @@ the match to a number of circles.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from osteria.cards import CARD_STRINGS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, VENETA_52, card, cards_of
 from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, RulesError, partner_of, side_of
+from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
 # The order is upside down: in trump the re rules, in the other suits the four. Both orders are
@@ -383,6 +385,62 @@ class Sancagna(Game):
                  stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> SancagnaDeal:
         tally = previous[-1].carry["tally"] if previous else [0, 0]
         return SancagnaDeal(self, dealer, hands, stock["turned"][0], stock["bottom"][0], tally)
+
+    def sample_deal(self, observation: Mapping[str, JSON], rng: random.Random) -> SancagnaDeal:
+        # The opponents' cenni that the seat did not see are left out: cenni are never due, so a
+        # deal without them is consistent, and they change no card.
+        return first_showing(lambda: self._sample(observation, rng), observation)
+
+    def _sample(self, obs: Mapping[str, JSON], rng: random.Random) -> SancagnaDeal:
+        seat, history, trump = obs["seat"], obs["history"], SUITS.index(obs["trump"])
+        plays = plays_of(history, 4)
+        after = played_from(plays, 4)
+        hand = sum(1 << ACTION_OF[c] for c in obs["hand"])
+        turned, bottom = ACTION_OF[obs["turned"]], ACTION_OF[obs["bottom"]]
+        unseen = Unseen(VENETA_52.mask & ~hand & ~sum(1 << p.card for p in plays) & ~(1 << turned | 1 << bottom))
+        holder = {s: unseen.holder(obs["hand_sizes"][s]) for s in range(4) if s != seat}
+        unseen.holder(len(VENETA_52) - 4 * HAND_SIZE - 2)  # the unused rest of the stock
+        for k, p in enumerate(plays):
+            led = plays[k - p.position].card // 13
+            # Not answering shows a void, and not trumping then a void in trump too; at a real
+            # table (tavola) a wrong card proves nothing, and the revokes found are checked.
+            if p.seat in holder and not self.options["tavola"] and p.card // 13 != led:
+                unseen.forbid(holder[p.seat], SUIT_MASK[led] | (SUIT_MASK[trump] if p.card // 13 != trump else 0))
+        partner = partner_of(seat)
+        for i, (s, text) in enumerate(history):
+            if s == partner and text.startswith("cenno"):  # true by rule when the partner made it
+                later = after[s][sum(p.index < i for p in plays)]
+                cards = cenno_cards(CENNI.index(text.split()[1]), trump)
+                unseen.count(holder[s], cards, 1 - (later & cards).bit_count(), HAND_SIZE)
+        hands = unseen.draw(rng)
+        dealt = [cards_of((hand if s == seat else hands[holder[s]]) | after[s][0]) for s in range(4)]
+        stock = {"turned": [turned], "bottom": [bottom], "rest": cards_of(hands[-1])}
+        start = DealResult("continua", [0, 0], [0] * 4, {"tally": self._tally_at_start(obs)})
+        deal = self.new_deal(obs["deal_index"], obs["dealer"], dealt, stock, [start])
+        for s, text in history:
+            if deal.to_move != s:
+                break  # not the history seen: the check rejects it
+            deal.apply(ACTION_OF[text])
+        return deal
+
+    def _tally_at_start(self, obs: Mapping[str, JSON]) -> list[int]:
+        """The tallies carried into the deal: shown, less this deal's points and revokes found; a
+        mente, counted from the deals before, each player's own reckoning (a revoke found at the
+        end of a deal, which a mente only shifts a tally, is not counted)."""
+        if "tally" in obs:
+            found = [sum(side_of(s) == side for s, _ in obs["revokes"]) for side in (0, 1)]
+            return [obs["tally"][side] - obs["points"][side] + REVOKE_POINTS * found[side] for side in (0, 1)]
+        tally = [0, 0]
+        for r in obs["results"]:
+            total = [tally[side] + r["points"][side] for side in (0, 1)]
+            if r["outcome"] == "continua":
+                tally = total
+                continue
+            tally = [0, 0]
+            if r["outcome"] in ("fuori", "fuori-doppio"):  # the side out gained 1 or 2 circles, less 3s
+                side = 0 if r["delta"][0] % 3 else 1
+                tally[side] = total[side] - (TWO_CIRCLES if r["outcome"] == "fuori-doppio" else ONE_CIRCLE)
+        return tally
 
     def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         circles = [sum(r.delta[s] for r in results) for s in (0, 1)]

@@ -7,12 +7,14 @@ scores of a deal with its cappotto and zero-point rules, and the end of the matc
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
-from osteria.cards import CARD_STRINGS, ITALIAN_40, card, cards_of, mask_of
+from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, card, cards_of, mask_of, parse_card
 from osteria.engine import JSON, DealResult, Game, IllegalAction, Option, parse_cards
 from osteria.rules.tressette import FOUR_OF_DENARI
 from osteria.rules.tressette_family import THIRDS, TrickDeal, rounded_points
+from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
 # Card points as in Tressette, except that the ace of bastoni may be worth 11 or 18 (option).
@@ -136,6 +138,38 @@ class Traversone(Game):
     def new_deal(self, index: int, dealer: int, hands: Sequence[Sequence[int]],
                  stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> TraversoneDeal:
         return TraversoneDeal(self, dealer, hands, stock.get("widow", ()), first_of_match=index == 0)
+
+    def sample_deal(self, observation: Mapping[str, JSON], rng: random.Random) -> TraversoneDeal:
+        return first_showing(lambda: self._sample(observation, rng), observation)
+
+    def _sample(self, obs: Mapping[str, JSON], rng: random.Random) -> TraversoneDeal:
+        n, seat, history = self.seats, obs["seat"], obs["history"]
+        plays = plays_of(history, n)
+        after = played_from(plays, n)
+        hand = mask_of(parse_card(c) for c in obs["hand"])
+        unseen = Unseen(ITALIAN_40.mask & ~hand & ~mask_of(p.card for p in plays))
+        holder = {s: unseen.holder(obs["hand_sizes"][s]) for s in range(n) if s != seat}
+        widow = unseen.holder(obs["leftover"])
+        if obs["deal_index"] == 0:
+            # The match's first leader held the 4 of denari, or it was left over and he sits at
+            # the dealer's right.
+            first = history[0][0] if history else obs["to_move"]
+            places = [holder[first]] if first in holder else []
+            if first == (obs["dealer"] + 1) % n:
+                places.append(widow)
+            unseen.only(1 << FOUR_OF_DENARI, places)
+        for k, p in enumerate(plays):
+            led = plays[k - p.position].card // 13
+            if p.seat in holder and p.card // 13 != led:
+                unseen.forbid(holder[p.seat], SUIT_MASK[led])  # not following shows a void
+        hands = unseen.draw(rng)
+        dealt = [cards_of((hand if s == seat else hands[holder[s]]) | after[s][0]) for s in range(n)]
+        deal = self.new_deal(obs["deal_index"], obs["dealer"], dealt, {"widow": cards_of(hands[widow])}, [])
+        for s, text in history:
+            if deal.to_move != s:
+                break  # not the history seen: the check rejects it
+            deal.apply(parse_card(text))
+        return deal
 
     def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         totals = [sum(r.delta[s] for r in results) for s in range(self.seats)]

@@ -6,6 +6,7 @@ signals, the play of a deal, its scoring and the end of the match.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from osteria.cards import (
@@ -13,12 +14,15 @@ from osteria.cards import (
     ITALIAN_40,
     SUIT_MASK,
     SUIT_NAMES,
+    SUITS,
     card,
     cards_of,
+    mask_of,
     suit_cards,
 )
 from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, parse_cards, partner_of, side_of
 from osteria.rules.tressette_family import LAST_TRICK_THIRDS, THIRDS, playable, trick_taker
+from osteria.sampling import Play, Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
 
@@ -323,6 +327,50 @@ class TressetteDeal(Deal):
         return DealResult(outcome, points, delta)
 
 
+# -- what a seat can tell of the hands it does not see ---------------------------------------------
+
+def accuso_knowledge(unseen: Unseen, h: int, text: str, later: int) -> None:
+    """An accuso declared by holder h, who held then its hand now and ``later``, the cards it
+    played since: the cards shown; for a tris, the fourth card was not held (else it is the four);
+    for a tris whose faliante is hidden, exactly three of the four."""
+    words = text.split()
+    if words[1] == "tris":
+        four = FOUR_MASK[words[2]]
+        held = 3 - (later & four).bit_count()
+        unseen.count(h, four, held, held)
+        return
+    cards = mask_of(CARD_OF[w] for w in words[1:])
+    unseen.require(h, cards & ~later)
+    rank = words[1][0]
+    if len(words) == 4 and all(w[0] == rank for w in words[1:]):
+        unseen.forbid(h, FOUR_MASK[rank] & ~cards)
+
+
+def signal_knowledge(unseen: Unseen, h: int, play: Play, later: int) -> None:
+    """A lead signal, true by rule, of holder h, who held then its hand now, the card led and
+    ``later``, the cards it played after it."""
+    word, suit = play.word, play.card // 13
+    cards = SUIT_MASK[suit]
+    if word == "volo":
+        unseen.forbid(h, cards)
+    elif word == "striscio":  # at least one more card of the suit
+        unseen.count(h, cards, 1 - (later & cards).bit_count(), TRICKS)
+    elif word in SUD:
+        carichi = mask_of(card(r, SUITS[suit]) for r in CARICHI.values())
+        if word == "napoli":
+            held = carichi
+        elif word.startswith("ho_"):
+            held = 1 << card(CARICHI[word[3:]], SUITS[suit])
+        elif word.startswith("voglio_"):
+            held = carichi & ~(1 << card(CARICHI[word[7:]], SUITS[suit]))
+        else:  # seconda...decima: that many cards with the one led, and no carico
+            held = 0
+            n = ORDINALS.index(word) + 1 - (later & cards).bit_count()
+            unseen.count(h, cards, n, n)
+        unseen.require(h, held & ~later)
+        unseen.forbid(h, carichi & ~held)
+
+
 def _check_morto(value: JSON) -> str | None:
     if not isinstance(value, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in value):
         return "a list of seats, as [2]"
@@ -355,6 +403,45 @@ class Tressette(Game):
     def new_deal(self, index: int, dealer: int, hands: Sequence[Sequence[int]],
                  stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> TressetteDeal:
         return TressetteDeal(self, dealer, hands, first_of_match=index == 0)
+
+    def sample_deal(self, observation: Mapping[str, JSON], rng: random.Random) -> TressetteDeal:
+        return first_showing(lambda: self._sample(observation, rng), observation)
+
+    def _sample(self, obs: Mapping[str, JSON], rng: random.Random) -> TressetteDeal:
+        history = obs["history"]
+        plays = plays_of(history, 4)
+        after = played_from(plays, 4)
+        known = [None if hand is None else mask_of(CARD_OF[c] for c in hand) for hand in obs["hands"]]
+        seen = mask_of(p.card for p in plays) | sum(k for k in known if k is not None)
+        unseen = Unseen(ITALIAN_40.mask & ~seen)
+        holder = {s: unseen.holder(obs["hand_sizes"][s]) for s in range(4) if known[s] is None}
+        for s, text in history:
+            if s in holder and text.startswith("accuso"):
+                # Accusi come before a seat's first card: it held then its hand and all it played.
+                accuso_knowledge(unseen, holder[s], text, after[s][0])
+        if obs["deal_index"] == 0 and history and history[0][0] in holder:
+            unseen.require(holder[history[0][0]], 1 << FOUR_OF_DENARI)  # the match's first leader held it
+        for k, p in enumerate(plays):
+            h = holder.get(p.seat)
+            if h is None:
+                continue
+            led = plays[k - p.position].card // 13
+            if p.card // 13 != led:
+                unseen.forbid(h, SUIT_MASK[led])  # not following shows a void
+            elif p.word:
+                signal_knowledge(unseen, h, p, after[p.seat][k + 1])
+        hands = unseen.draw(rng)
+        dealt = [cards_of((hands[holder[s]] if current is None else current) | after[s][0])
+                 for s, current in enumerate(known)]
+        deal = self.new_deal(obs["deal_index"], obs["dealer"], dealt, {}, [])
+        for s, text in history:
+            if deal.to_move != s:
+                break  # not the history seen: the check rejects it
+            if text.startswith("accuso tris "):  # a three of a kind whose faliante was not shown
+                text = next(a.text for a in ACCUSI if a.kind == "tris" and a.rank == text[-1]
+                            and deal.hands[s] & a.mask == a.mask)
+            deal.apply(ACTION_OF[text])
+        return deal
 
     def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         totals = [sum(r.delta[s] for r in results) for s in (0, 1)]
