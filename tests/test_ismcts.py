@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
-
 import osteria
 from osteria.bots.ismcts import IsmctsBot
 

@@ -7,6 +7,7 @@ reference (OpenSpiel's C++ games driven from Python, when installed) and prints 
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -111,6 +112,78 @@ def openspiel(game: str, seconds: float, seed: int = 0) -> Speed | None:
     return _measure(f"openspiel {game}", one_deal, seconds)
 
 
+def sample_speed(game: str, seconds: float, seed: int = 0) -> float:
+    """Hidden-hand samples per second: ``Game.sample_deal`` from one seat's observation in the
+    middle of a deal, many times over (as a searching bot does), on several positions."""
+    rng = random.Random(seed)
+    samples = 0
+    spent = 0.0
+    per_position = max(seconds / 8, 0.01)
+    while spent < seconds:
+        match = Match(GAMES[game](), seed=rng.getrandbits(32))
+        deal = match.deal
+        assert deal is not None
+        # Half of a random deal, for a position with cards played and cards still hidden.
+        length = _deal_length(game, rng.getrandbits(32))
+        while len(deal.history) < length // 2:
+            match.play(rng.choice(match.legal_actions()))
+        obs = match.observation(rng.randrange(match.game.seats))
+        start = time.perf_counter()
+        while True:
+            match.game.sample_deal(obs, rng)
+            samples += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= per_position:
+                break
+        spent += elapsed
+    return samples / spent
+
+
+def _deal_length(game: str, seed: int) -> int:
+    rules = GAMES[game]()
+    rng = random.Random(seed)
+    hands, stock = rules.deal_cards(rng)
+    deal = rules.new_deal(0, 0, hands, stock, [])
+    while deal.to_move is not None:
+        deal.apply(rng.choice(deal.legal()))
+    return len(deal.history)
+
+
+@dataclass
+class SolveTimes:
+    tricks: int
+    seconds: list[float]  # one per ending, sorted
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def p99(self) -> float:
+        return self.seconds[min(len(self.seconds) - 1, round(0.99 * (len(self.seconds) - 1)))]
+
+
+def solver_times(tricks: int, seconds: float, seed: int = 0) -> SolveTimes:
+    """The double-dummy solver's time on Tressette endings of ``tricks`` tricks (10: whole
+    deals), each reached by random play: as many as ``seconds`` allow, at least one."""
+    from osteria.bots.solver import Solver
+    from osteria.rules.tressette import TRICKS, Tressette, TressetteDeal
+
+    rules, rng = Tressette(), random.Random(seed)
+    times: list[float] = []
+    deadline = time.perf_counter() + seconds
+    while not times or time.perf_counter() < deadline:
+        hands, stock = rules.deal_cards(rng)
+        deal = rules.new_deal(1, rng.randrange(4), hands, stock, [])
+        assert isinstance(deal, TressetteDeal)
+        while deal.tricks_done < TRICKS - tricks:
+            deal.apply(rng.choice(deal.legal()))
+        start = time.perf_counter()
+        Solver().solve(deal)
+        times.append(time.perf_counter() - start)
+    return SolveTimes(tricks, sorted(times))
+
+
 def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: bool = True,
         out: Callable[[str], None] = print) -> list[Speed]:
     """Measure and print a table; each osteria figure is also given as a ratio to OpenSpiel's hearts."""
@@ -135,4 +208,14 @@ def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: boo
     for game in games or GAMES:
         fast, api = by_name[f"{game} (fast path)"], by_name[f"{game} (string API)"]
         out(f"{game}: the string API runs at 1/{fast.decisions_per_s / api.decisions_per_s:.2f} of the fast path")
+    out("")
+    out(f"{'hidden-hand sampling, mid-deal':34} {'samples/s':>10}")
+    for game in games or GAMES:
+        out(f"{game:34} {sample_speed(game, seconds):10.0f}")
+    out("")
+    out(f"{'double-dummy solver, tressette':34} {'endings':>10} {'median ms':>10} {'p99 ms':>10}")
+    for tricks in (4, 6, 8, 10):
+        t = solver_times(tricks, seconds)
+        label = "whole deal" if tricks == 10 else f"{tricks}-trick ending"
+        out(f"{label:34} {len(t.seconds):10} {1000 * t.median:10.1f} {1000 * t.p99:10.1f}")
     return speeds

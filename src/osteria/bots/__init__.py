@@ -11,6 +11,7 @@ from collections.abc import Callable
 from osteria.bots.base import Bot, RandomBot, play_bots
 from osteria.bots.calabresella import CalabresellaHeuristic
 from osteria.bots.ismcts import IsmctsBot
+from osteria.bots.pimc import PimcBot
 from osteria.bots.quattrigghiu import QuattrigghiuHeuristic
 from osteria.bots.sancagna import SancagnaHeuristic
 from osteria.bots.traversone import TraversoneHeuristic
@@ -37,6 +38,7 @@ BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
     "random": lambda game, seed: RandomBot(seed),
     "heuristic": _heuristic,
     "ismcts": lambda game, seed: IsmctsBot(seed),
+    "pimc": lambda game, seed: PimcBot(seed),
 }
 
 

@@ -1,0 +1,120 @@
+"""Perfect Information Monte Carlo (as GIB plays bridge and Kermit plays Skat).
+
+For each decision the bot deals the cards it cannot see anew, many times, consistently with
+everything its observation shows (``Game.sample_deal``), values every legal action in each of
+those open-handed deals, and plays the action with the best mean. A deal's value is exact
+where the double-dummy solver finishes within its node budget (the card play near the end);
+elsewhere, and for decisions before the card play (bidding, discards) or about calling oneself
+out, it is the mean result of random playouts. One decision uses one of the two, never a mix, so
+its values stay comparable. The bot reads nothing but the observation.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import osteria
+from osteria.bots.base import Bot
+from osteria.bots.solver import SearchBudget, Solver, card_of, ending, in_play
+from osteria.engine import Deal
+from osteria.rules import quattrigghiu, sancagna
+
+# Past this many actions (Calabresella's 1,820 discards) a decision weighs a random subset.
+WIDEST = 40
+
+
+class PimcBot(Bot):
+    name = "pimc"
+
+    def __init__(self, seed: int | str | None = None, *, time_limit: float | None = 0.1,
+                 samples: int | None = None, max_nodes: int = 5_000, solve_cards: int = 24,
+                 playouts: int = 2) -> None:
+        """``samples`` deals per decision (then the time limit is not looked at), else as many
+        as ``time_limit`` seconds allow, at least one; the solver is tried where at most
+        ``solve_cards`` cards are left in the hands, with ``max_nodes`` per search; elsewhere
+        ``playouts`` per action and deal."""
+        self.rng = random.Random(seed)
+        self.time_limit = time_limit
+        self.samples = samples
+        self.max_nodes = max_nodes
+        self.solve_cards = solve_cards
+        self.playouts = playouts
+
+    def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        rules = osteria.game_rules(observation["game"], seats=len(observation["players"]),
+                                   **observation["options"])
+        sense = -1 if rules.lower_wins else 1
+        seat: int = observation["to_move"]
+        weighed = legal_actions if len(legal_actions) <= WIDEST else self.rng.sample(legal_actions, WIDEST)
+        wanted = set(weighed)
+        totals = dict.fromkeys(weighed, 0.0)
+        counts = dict.fromkeys(weighed, 0)
+        solve = True  # until a deal proves too big for the budget
+        deadline = time.perf_counter() + (self.time_limit or 0.0)
+        done = 0
+        while done < (self.samples or 1 << 62) and (self.samples or done == 0 or time.perf_counter() < deadline):
+            deal = rules.sample_deal(observation, self.rng)
+            actions = {deal.action_str(a): a for a in deal.legal()}
+            chosen = {text: a for text, a in actions.items() if text in wanted}
+            values = self._solved(deal, chosen, seat) if solve else None
+            if values is None:
+                if solve and done:  # earlier deals were solved: start again on one footing
+                    totals, counts = dict.fromkeys(weighed, 0.0), dict.fromkeys(weighed, 0)
+                solve = False
+                values = self._played_out(deal, chosen, seat)
+            for text, v in values.items():
+                totals[text] += sense * v
+                counts[text] += 1
+            done += 1
+        return max(weighed, key=lambda t: totals[t] / counts[t] if counts[t] else float("-inf"))
+
+    def _solved(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float] | None:
+        """Every action's exact value in this deal, or None if the solver cannot serve here."""
+        if deal.over or (isinstance(deal, sancagna.SancagnaDeal) and deal.caller is not None):
+            return None  # a call-out to weigh: its stake is in circles, not card points
+        by_card: dict[int, int] = {}
+        if in_play(deal):
+            if sum(h.bit_count() for h in getattr(deal, "hands", ())) > self.solve_cards:
+                return None  # too far from the end for the budget: the first search would be wasted
+            try:
+                e = ending(deal, seat)
+                e.max_nodes = self.max_nodes
+                by_card = e.move_values()
+            except (ValueError, SearchBudget):  # a game without a solver, or a deal too big
+                return None
+        elif not (isinstance(deal, quattrigghiu.QuattrigghiuDeal) and deal.phase == quattrigghiu.WINDOW):
+            return None  # bidding, exchanges, discards: before the card play
+        solver = Solver(self.max_nodes)
+        values: dict[str, float] = {}
+        for text, a in actions.items():
+            c = card_of(deal, a)
+            if c is not None and c in by_card:
+                values[text] = by_card[c]
+                continue
+            child = deal.copy()
+            child.apply(a)
+            solution = solver.solve(child, seat)
+            if not solution.exact:
+                return None
+            values[text] = solution.value
+        return values
+
+    def _played_out(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float]:
+        """Every action's mean result over random playouts of this deal."""
+        choice = self.rng.choice
+        values: dict[str, float] = {}
+        for text, a in actions.items():
+            total = 0
+            for _ in range(self.playouts):
+                rollout = deal.copy()
+                rollout.apply(a)
+                while rollout.to_move is not None:
+                    rollout.apply(choice(rollout.legal()))
+                total += rollout.result().delta[seat]
+            values[text] = total / self.playouts
+        return values

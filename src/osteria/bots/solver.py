@@ -1,0 +1,584 @@
+"""A double-dummy solver: the exact value of the play of the cards with every hand open.
+
+It searches the tricks still to play by alpha-beta (driven by MTD(f): zero-window searches
+that close in on the value), with a transposition table of value bounds kept at the start of
+each trick, equivalent cards tried once, the best move of an earlier search tried first, and
+bounds from the points still at stake. Only card play is searched: a card with a lead signal
+is the card (signals do not change what open hands can do), and accusi, bids and cenni are
+not the solver's.
+
+What the value is, game by game (always for one seat, in the deal's own terms):
+
+- Tressette, Calabresella: ``result().delta`` of the seat. Both depend on a side's thirds
+  through a monotone step (whole points, the win at 6, cappotto), so the search counts thirds
+  (card points, the last trick's point and a widow or discard included) and the step is taken
+  at the end: the minimax of a monotone function is the function of the minimax.
+- Quattrigghiu: ``result().delta`` of the seat. The outcome of a deal played out to ten basi
+  is a monotone function of the basi a side takes (six or more wins, five each is a riposta,
+  all ten is a tutità), and stopping at six changes none of it, so the search counts basi. The
+  tutita / basta window is a choice of the side that took six clean basi, searched as such.
+- Traversone: ``result().delta`` of the seat, whom everyone else is assumed to play against
+  (a paranoid reduction). Max-n, the exact model of several selfish players, prunes almost
+  nothing; paranoid search is a two-sided search that alpha-beta and the table serve fully,
+  and its value is what the seat can guarantee whatever the others do. Scores are not a
+  monotone function of one count (cappotto, a player without points scores 10), so the
+  thirds of every seat are part of the position.
+- Sancagna: the card points the seat's side takes in this deal, the deal played out. Whether
+  a side calls itself out depends on the running tally across deals, not on the open cards;
+  the solver leaves fuori / avanti to the player and values the play, as if every call were
+  "avanti", in the currency the tally counts. Cards are played by the rules (answer the suit,
+  else trump) also under ``tavola``, where a revoke can only cost.
+
+A search can be given a node budget. When it is spent the solver falls back to a search two
+tricks deep that scores the positions it reaches by sharing the points still out evenly, and
+says that the value is an estimate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from osteria.cards import ITALIAN_40, SUIT_MASK, cards_of
+from osteria.engine import Deal, side_of
+from osteria.rules import quattrigghiu as q
+from osteria.rules import sancagna as sa
+from osteria.rules.calabresella import PASSO, CalabresellaDeal
+from osteria.rules.traversone import ACE_OF_BASTONI, TraversoneDeal
+from osteria.rules.tressette import ACCUSO_BASE, SIGNAL_STRIDE, TressetteDeal
+from osteria.rules.tressette_family import LAST_TRICK_THIRDS, STRENGTH, THIRDS, playable, thirds_of, trick_taker
+
+INF = 1 << 20
+_T = TypeVar("_T")
+# The whole thirds of a deal of the Tressette family: card points and the last trick's point.
+DEAL_THIRDS = sum(THIRDS) + LAST_TRICK_THIRDS
+# Past a budget, how many tricks the fallback search looks ahead.
+FALLBACK_TRICKS = 2
+
+
+class SearchBudget(Exception):
+    """The node budget of a search is spent."""
+
+
+@dataclass
+class Solution:
+    """A solved position: its value for the seat, the card that reaches it, whether it is exact."""
+
+    value: int
+    best: int
+    exact: bool
+    nodes: int
+
+
+def _chains(order: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], int]]:
+    """The follow classes as (cards from weakest to strongest, their mask)."""
+    return [(tuple(chain), sum(1 << c for c in chain)) for chain in order if chain]
+
+
+def _suit_chains(key: Sequence[int], deck: int) -> list[tuple[tuple[int, ...], int]]:
+    return _chains([sorted(cards_of(deck & SUIT_MASK[s]), key=lambda c: key[c]) for s in range(4)])
+
+
+_FAMILY_CHAINS = _suit_chains(STRENGTH, ITALIAN_40.mask)
+
+
+class Ending:
+    """The trick play still to come, with all hands open, as one side against the other.
+
+    ``team[seat]`` says whether the seat plays for the side whose value is maximised. In the
+    additive form the search returns what that side will still gain (a trick's ``values`` and
+    the ``last_bonus`` of the last one) and ``finish`` turns the total into the seat's value;
+    otherwise the value is ``terminal`` of the thirds and cards each seat took, and ``summary``
+    of them is part of a position.
+    """
+
+    def __init__(self, *, hands: Sequence[int], trick: Sequence[int], leader: int, team: Sequence[bool],
+                 values: Sequence[int], chains: list[tuple[tuple[int, ...], int]],
+                 follow: Callable[[int, list[int]], int], taker: Callable[[list[int]], int],
+                 finish: Callable[[int], int], last_bonus: int = 0, trick_bonus: int = 0, no_merge: int = 0,
+                 terminal: Callable[[list[int], list[int], int], int] | None = None,
+                 summary: Callable[[list[int], list[int]], object] | None = None,
+                 taken: Sequence[int] = (), won: Sequence[int] = ()) -> None:
+        self.n = len(hands)
+        self.hands = list(hands)
+        self.trick = list(trick)
+        self.leader = leader
+        self.team = list(team)
+        self.values = values
+        self.chains = chains
+        self.follow = follow
+        self.taker = taker
+        self.finish = finish
+        self.last_bonus = last_bonus
+        self.trick_bonus = trick_bonus
+        self.no_merge = no_merge
+        self.terminal = terminal
+        self.summary = summary
+        self.taken = list(taken) or [0] * self.n
+        self.won = list(won) or [0] * self.n
+        self.last_taker = leader
+        self.live = sum(self.hands) | sum(1 << c for c in self.trick)
+        tricks = self.hands[leader].bit_count() + (1 if self.trick else 0)
+        # What the tricks still to play hold in all: the most either side can still gain.
+        self.rest = sum(values[c] for c in cards_of(self.live)) + last_bonus + trick_bonus * tricks
+        self.table: dict[object, tuple[int, int, int]] = {}
+        self.nodes = 0
+        self.max_nodes = INF * INF
+        self.depth_limit = INF
+        self.depth = 0
+        self.last_best = self.best = -1
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % self.n
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def moves(self) -> list[int]:
+        """The cards the seat to move may play, one of each set of equivalent cards, in the
+        order to try them: leading, the classes whose strongest card is ours first, from the
+        strongest down; following, by what the card does to the trick."""
+        seat = self.to_move
+        allowed = self.follow(self.hands[seat], self.trick)
+        live, values, no_merge = self.live, self.values, self.no_merge
+        out: list[int] = []
+        later: list[int] = []  # leads from classes whose strongest card is someone else's
+        for chain, mask in self.chains:
+            if not allowed & mask:
+                continue
+            group: list[int] = []
+            previous = -1  # the value of the previous live card when it is ours and mergeable
+            top = False  # whether the strongest live card of the class so far is ours
+            for c in chain:
+                bit = 1 << c
+                if not live & bit:
+                    continue
+                top = bool(allowed & bit)
+                if top:
+                    if values[c] != previous or no_merge & bit:
+                        group.append(c)
+                    previous = -1 if no_merge & bit else values[c]
+                else:
+                    previous = -1
+            group.reverse()
+            if top or self.trick:
+                out += group
+            else:
+                later += group
+        if self.trick:
+            out.sort(key=self._follow_order)
+        return out + later
+
+    def _follow_order(self, c: int) -> tuple[int, int]:
+        """Try first the cards that leave the trick to our side, the costliest of them first
+        (points to a partner's trick); then the cheapest of the others."""
+        trick = self.trick
+        trick.append(c)
+        winner = (self.leader + self.taker(trick)) % self.n
+        trick.pop()
+        if self.team[winner] == self.team[(self.leader + len(trick)) % self.n]:
+            return 0, -self.values[c]
+        return 1, self.values[c]
+
+    # -- the search ----------------------------------------------------------------------------
+
+    def key(self) -> object:
+        """The position at the start of a trick: the hands and the leader (what each side has
+        gained so far is not part of it where the search counts gains from here on)."""
+        shape = tuple(self.hands)
+        if self.summary is None:
+            return shape, self.leader
+        return shape, self.leader, self.summary(self.taken, self.won)
+
+    def search(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta: the value if within (alpha, beta), else a bound beyond it."""
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise SearchBudget
+        trick = self.trick
+        start = not trick
+        lo, hi, best = -INF, INF, -1
+        key: object = None
+        if start:
+            if not self.hands[self.leader]:
+                return 0 if self.terminal is None else self.terminal(self.taken, self.won, self.last_taker)
+            if self.depth >= self.depth_limit:
+                return self.estimate()
+            key = self.key()
+            entry = self.table.get(key)
+            if entry is not None:
+                lo, hi, best = entry
+            elif self.terminal is None:
+                lo, hi = 0, self.rest
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha, beta = max(alpha, lo), min(beta, hi)
+        alpha0, beta0 = alpha, beta
+        seat = (self.leader + len(trick)) % self.n
+        hand = self.hands[seat]
+        moves = self.moves()
+        if best in moves:
+            moves.remove(best)
+            moves.insert(0, best)
+        maximise = self.team[seat]
+        value = -INF if maximise else INF
+        for c in moves:
+            self.hands[seat] = hand ^ (1 << c)
+            trick.append(c)
+            v = self._complete(alpha, beta) if len(trick) == self.n else self.search(alpha, beta)
+            trick.pop()
+            self.hands[seat] = hand
+            if maximise:
+                if v > value:
+                    value, best = v, c
+                    alpha = max(alpha, v)
+            elif v < value:
+                value, best = v, c
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        if start:
+            if value <= alpha0:
+                hi = min(hi, value)
+            elif value >= beta0:
+                lo = max(lo, value)
+            else:
+                lo = hi = value
+            if self.depth_limit >= INF:
+                self.table[key] = (lo, hi, best)
+        # The outermost search finishes last: this is then the best card at the root.
+        self.last_best = best
+        return value
+
+    def _complete(self, alpha: int, beta: int) -> int:
+        """Take the full trick, search on, and put it back."""
+        trick = self.trick
+        cards = trick[:]
+        leader = self.leader
+        winner = (leader + self.taker(cards)) % self.n
+        gain = self.trick_bonus
+        mask = 0
+        for c in cards:
+            gain += self.values[c]
+            mask |= 1 << c
+        last = not self.hands[winner]
+        if last:
+            gain += self.last_bonus
+        trick.clear()
+        self.leader = winner
+        self.live ^= mask
+        self.rest -= gain
+        self.depth += 1
+        last_taker = self.last_taker
+        self.last_taker = winner
+        try:
+            if self.terminal is None:
+                v = gain + self.search(alpha - gain, beta - gain) if self.team[winner] else self.search(alpha, beta)
+            else:
+                self.taken[winner] += gain
+                self.won[winner] |= mask
+                v = self.search(alpha, beta)
+                self.taken[winner] -= gain
+                self.won[winner] ^= mask
+        finally:
+            self.last_taker = last_taker
+            self.depth -= 1
+            self.rest += gain
+            self.live ^= mask
+            self.leader = leader
+            trick.extend(cards)
+        return v
+
+    def estimate(self) -> int:
+        """A position's value when the search stops short: the points still out shared evenly."""
+        if self.terminal is None:
+            return self.rest // 2
+        return self.terminal(self.taken, self.won, self.leader)
+
+    def mtdf(self, guess: int = 0, search: Callable[[int, int], int] | None = None) -> int:
+        """The exact value, by zero-window searches that move a bound each time."""
+        search = search or self.search
+        lo, hi = (0, self.rest) if self.terminal is None else (-INF, INF)
+        g = min(max(guess, lo), hi)
+        self.best = -1
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            self.last_best = -1
+            g = search(beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+                # A search that fails high has found a card worth at least g.
+                self.best = self.last_best
+        return g
+
+    def value(self) -> int:
+        """The seat's value: exact, or SearchBudget once the budget is spent."""
+        return self.finish(self.mtdf(self.rest // 2 if self.terminal is None else 0))
+
+    def move_values(self) -> dict[int, int]:
+        """The value of each card the seat to move may play (equivalent cards share one)."""
+        seat = self.to_move
+        hand = self.hands[seat]
+        values: dict[int, int] = {}
+        representative = {}
+        for c in self.moves():
+            representative[c] = c
+        for c in cards_of(self.follow(hand, self.trick)):
+            if c not in representative:
+                representative[c] = self._equivalent(c, list(representative))
+        guess = self.rest // 2 if self.terminal is None else 0
+        for c in dict.fromkeys(representative.values()):
+            def after(alpha: int, beta: int, c: int = c) -> int:
+                self.hands[seat] = hand ^ (1 << c)
+                self.trick.append(c)
+                try:
+                    return self._complete(alpha, beta) if len(self.trick) == self.n else self.search(alpha, beta)
+                finally:
+                    self.trick.pop()
+                    self.hands[seat] = hand
+            guess = self.mtdf(guess, after)
+            values[c] = self.finish(guess)
+        return {c: values[r] for c, r in representative.items()}
+
+    def _equivalent(self, c: int, chosen: list[int]) -> int:
+        """The chosen card that ``c`` is equivalent to: the nearest weaker one of its chain."""
+        for chain, _ in self.chains:
+            if c in chain:
+                for x in reversed(chain[:chain.index(c)]):
+                    if x in chosen:
+                        return x
+        raise AssertionError("every playable card has an equivalent among the moves")
+
+
+# -- the games -------------------------------------------------------------------------------------
+
+def _tressette(deal: TressetteDeal, seat: int) -> Ending:
+    side = side_of(seat)
+
+    def finish(gained: int) -> int:
+        final = deal.copy()
+        final.thirds[side] += gained
+        final.thirds[1 - side] = DEAL_THIRDS - final.thirds[side]
+        final.to_move = None
+        return final.result().delta[seat]
+
+    return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader,
+                  team=[side_of(s) == side for s in range(4)], values=THIRDS, chains=_FAMILY_CHAINS,
+                  follow=playable, taker=trick_taker, finish=finish, last_bonus=LAST_TRICK_THIRDS)
+
+
+def _calabresella(deal: CalabresellaDeal, seat: int) -> Ending:
+    n = deal.seats
+    ours = deal.side() if seat in deal.side() else set(range(n)) - deal.side()
+    last_bonus = LAST_TRICK_THIRDS + thirds_of(deal.set_aside)
+    ally, foe = seat, next(s for s in range(n) if s not in ours)
+
+    def finish(gained: int) -> int:
+        # The result depends only on each side's thirds: give them to one seat of each side,
+        # with the last trick's bonus on the side that can hold it.
+        final = deal.copy()
+        mine = sum(deal.taken[s] for s in ours) + gained
+        final.taken = [0] * n
+        final.last_taker = ally if mine >= last_bonus else foe
+        final.taken[ally] = mine - (last_bonus if final.last_taker == ally else 0)
+        final.taken[foe] = DEAL_THIRDS - mine - (last_bonus if final.last_taker == foe else 0)
+        final.to_move = None
+        return final.result().delta[seat]
+
+    return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader, team=[s in ours for s in range(n)],
+                  values=THIRDS, chains=_FAMILY_CHAINS, follow=playable, taker=trick_taker, finish=finish,
+                  last_bonus=last_bonus)
+
+
+def _traversone(deal: TraversoneDeal, seat: int) -> Ending:
+    divide = deal.zero_punti == "divide"
+
+    def terminal(taken: list[int], won: list[int], last: int) -> int:
+        final = deal.copy()
+        final.taken, final.won, final.last_taker, final.to_move = taken[:], won[:], last, None
+        return -final.result().delta[seat]  # points are poison: the seat maximises their opposite
+
+    def summary(taken: list[int], won: list[int]) -> object:
+        # Who holds the ace of bastoni matters to the score only when zero-point players share its points.
+        return tuple(taken), divide and next((s for s, w in enumerate(won) if w >> ACE_OF_BASTONI & 1), -1)
+
+    return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader, team=[s == seat for s in range(deal.seats)],
+                  values=deal.card_thirds, chains=_FAMILY_CHAINS, follow=playable, taker=trick_taker,
+                  finish=lambda v: -v, terminal=terminal, summary=summary, taken=deal.taken, won=deal.won)
+
+
+def _quattrigghiu(deal: q.QuattrigghiuDeal, seat: int) -> Ending:
+    side = deal.side_of(seat)
+    trump = deal.trump
+    strength, trumps = q.STRENGTH[trump], q.TRUMP_MASK[trump]
+    left = q.TRICKS - len(deal.tricks)
+    # The deal's own rule of what may follow, on a copy whose trick is the search's.
+    scratch = deal.copy()
+
+    def follow(hand: int, trick: list[int]) -> int:
+        scratch.hands[0], scratch.trick = hand, trick
+        return scratch._playable(0)
+
+    def taker(trick: list[int]) -> int:
+        suit = q.led_suit(trump, trick[0])
+        power = [strength[c] if trumps >> c & 1 or c // 13 == suit else 0 for c in trick]
+        return power.index(max(power))
+
+    def finish(gained: int) -> int:
+        basi = deal.side_basi[:]
+        basi[side] += gained
+        basi[1 - side] += left - gained
+        if deal.attempt >= 0:
+            outcome, winner = ("tutita", deal.attempt) if basi[deal.attempt] == q.TRICKS else ("franca", -1)
+        elif max(basi) == q.TRICKS:
+            outcome, winner = "tutita", basi.index(q.TRICKS)
+        elif max(basi) >= q.WINNING:
+            winner = basi.index(max(basi))
+            outcome = "vinta" if winner == 0 else "cudigghia"
+        else:
+            outcome, winner = "riposta", -1
+        final = deal.copy()
+        final._end(outcome, winner)
+        return final.result().delta[seat]
+
+    chains = _chains([sorted(cards_of(q.FOLLOW[trump][s]), key=lambda c: strength[c]) for s in range(4)])
+    # A base counts one whatever its cards. Under the matador privilege a battittura may be
+    # held back where another trunfu may not, so none of them is equivalent to another card.
+    return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader,
+                  team=[deal.side_of(s) == side for s in range(4)], values=[0] * 52, chains=chains,
+                  follow=follow, taker=taker, finish=finish, trick_bonus=1,
+                  no_merge=q.MATADORS[trump] if deal.matador else 0)
+
+
+def _sancagna(deal: sa.SancagnaDeal, seat: int) -> Ending:
+    side = side_of(seat)
+    trump = deal.trump
+    chains = _suit_chains(sa.KEY[trump], (1 << 52) - 1)
+
+    def follow(hand: int, trick: list[int]) -> int:
+        return sa.required(hand, trick[0] // 13, trump) if trick else hand
+
+    return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader,
+                  team=[side_of(s) == side for s in range(4)], values=sa.POINTS[trump], chains=chains,
+                  follow=follow, taker=lambda trick: sa.trick_winner(trick, trump),
+                  finish=lambda gained: deal.points[side] + gained)
+
+
+def in_play(deal: Deal) -> bool:
+    """Whether the deal is in its card play (or over), where the solver applies."""
+    phase = getattr(deal, "phase", None)
+    return deal.over or phase is None or phase in ("play", q.PLAY)
+
+
+def ending(deal: Deal, seat: int) -> Ending:
+    """The open-handed trick play of a deal in its card play, valued for ``seat``."""
+    if not in_play(deal) or deal.over:
+        raise ValueError("the solver searches the card play of a deal in progress")
+    if isinstance(deal, TressetteDeal):
+        return _tressette(deal, seat)
+    if isinstance(deal, CalabresellaDeal):
+        return _calabresella(deal, seat)
+    if isinstance(deal, TraversoneDeal):
+        return _traversone(deal, seat)
+    if isinstance(deal, q.QuattrigghiuDeal):
+        return _quattrigghiu(deal, seat)
+    if isinstance(deal, sa.SancagnaDeal):
+        return _sancagna(deal, seat)
+    raise ValueError(f"no solver for {type(deal).__name__}")
+
+
+def final_value(deal: Deal, seat: int) -> int:
+    """The value of a finished deal for ``seat``, in the solver's terms."""
+    if isinstance(deal, sa.SancagnaDeal):
+        return deal.points[side_of(seat)]
+    return deal.result().delta[seat]
+
+
+def card_of(deal: Deal, action: int) -> int | None:
+    """The card an action plays (a signal dropped), or None for any other action."""
+    if isinstance(deal, TressetteDeal):
+        return action % SIGNAL_STRIDE if action < ACCUSO_BASE else None
+    if isinstance(deal, CalabresellaDeal):
+        return action % SIGNAL_STRIDE if action < PASSO else None
+    return action if action < 52 else None
+
+
+def sense(deal: Deal) -> int:
+    """+1 where the seat wants a high value, -1 where points are poison."""
+    return -1 if isinstance(deal, TraversoneDeal) else 1
+
+
+class Solver:
+    """Solves deals for one seat; ``max_nodes`` bounds each search, beyond which the value is
+    estimated (``Solution.exact`` is then false)."""
+
+    def __init__(self, max_nodes: int | None = None) -> None:
+        self.max_nodes = max_nodes
+
+    def solve(self, deal: Deal, seat: int | None = None) -> Solution:
+        """The value of the deal for ``seat`` (the seat to move by default) and its best card."""
+        if seat is None:
+            assert deal.to_move is not None
+            seat = deal.to_move
+        if deal.over:
+            return Solution(final_value(deal, seat), -1, True, 0)
+        if not in_play(deal) or (isinstance(deal, sa.SancagnaDeal) and deal.caller is not None):
+            return self._choice(deal, seat)
+
+        def root(e: Ending) -> tuple[int, int, int]:
+            value = e.value()
+            best = e.best if e.best >= 0 else e.moves()[0]  # no search failed high: any card will do
+            return value, best, e.nodes
+
+        (value, best, nodes), exact = self._run(deal, seat, root)
+        return Solution(value, best, exact, nodes)
+
+    def move_values(self, deal: Deal) -> tuple[dict[int, int], bool]:
+        """The value of every card the seat to move may play, for that seat; and whether exact."""
+        seat = deal.to_move
+        assert seat is not None
+        return self._run(deal, seat, lambda e: e.move_values())
+
+    def _run(self, deal: Deal, seat: int, search: Callable[[Ending], _T]) -> tuple[_T, bool]:
+        """A search within the budget; past it, a fresh one of the limited depth."""
+        e = ending(deal, seat)
+        if self.max_nodes is not None:
+            e.max_nodes = self.max_nodes
+        try:
+            return search(e), True
+        except SearchBudget:
+            shallow = ending(deal, seat)
+            shallow.depth_limit = FALLBACK_TRICKS
+            return search(shallow), False
+
+    def _choice(self, deal: Deal, seat: int) -> Solution:
+        """A decision in the card play that is not a card: Quattrigghiu's tutita / basta, searched
+        as the deciding side's choice, and Sancagna's fuori / avanti, taken as avanti."""
+        mover = deal.to_move
+        assert mover is not None
+        actions = deal.legal()
+        if isinstance(deal, sa.SancagnaDeal):
+            actions = [sa.AVANTI]
+        elif not (isinstance(deal, q.QuattrigghiuDeal) and deal.phase == q.WINDOW):
+            raise ValueError("the solver searches only the card play")
+        ours = _same_side(deal, mover, seat)
+        best, best_value, exact, nodes = -1, 0, True, 0
+        for a in actions:
+            child = deal.copy()
+            child.apply(a)
+            s = self.solve(child, seat)
+            exact, nodes = exact and s.exact, nodes + s.nodes
+            if best < 0 or (s.value > best_value if ours else s.value < best_value):
+                best, best_value = a, s.value
+        return Solution(best_value, best, exact, nodes)
+
+
+def _same_side(deal: Deal, a: int, b: int) -> bool:
+    if isinstance(deal, q.QuattrigghiuDeal):
+        return deal.side_of(a) == deal.side_of(b)
+    return side_of(a) == side_of(b)
