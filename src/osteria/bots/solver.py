@@ -415,19 +415,17 @@ def _traversone(deal: TraversoneDeal, seat: int) -> Ending:
 def _quattrigghiu(deal: q.QuattrigghiuDeal, seat: int) -> Ending:
     side = deal.side_of(seat)
     trump = deal.trump
-    strength, trumps = q.STRENGTH[trump], q.TRUMP_MASK[trump]
+    strength = q.STRENGTH[trump]
     left = q.TRICKS - len(deal.tricks)
     # The deal's own rule of what may follow, on a copy whose trick is the search's.
     scratch = deal.copy()
 
     def follow(hand: int, trick: list[int]) -> int:
         scratch.hands[0], scratch.trick = hand, trick
-        return scratch._playable(0)
+        return scratch.playable(0)
 
     def taker(trick: list[int]) -> int:
-        suit = q.led_suit(trump, trick[0])
-        power = [strength[c] if trumps >> c & 1 or c // 13 == suit else 0 for c in trick]
-        return power.index(max(power))
+        return q.trick_taker(trump, trick)
 
     def finish(gained: int) -> int:
         basi = deal.side_basi[:]
@@ -443,7 +441,7 @@ def _quattrigghiu(deal: q.QuattrigghiuDeal, seat: int) -> Ending:
         else:
             outcome, winner = "riposta", -1
         final = deal.copy()
-        final._end(outcome, winner)
+        final.end(outcome, winner)
         return final.result().delta[seat]
 
     chains = _chains([sorted(cards_of(q.FOLLOW[trump][s]), key=lambda c: strength[c]) for s in range(4)])

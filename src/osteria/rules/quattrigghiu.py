@@ -76,6 +76,15 @@ FOLLOW = tuple(tuple(TRUMP_MASK[t] if s == t else SUIT_MASK[s] & ~TRUMP_MASK[t] 
 MATADORS = tuple(mask_of((SPATIGGHIA, MANIGGHIA[t], BASTU)) for t in range(4))
 
 
+def trick_taker(trump: int, trick: Sequence[int]) -> int:
+    """The position in the trick of the card that takes the basi: the highest trunfu, or
+    without one the highest card of the suit led."""
+    strength, trumps = STRENGTH[trump], TRUMP_MASK[trump]
+    suit = led_suit(trump, trick[0])
+    power = [strength[c] if trumps >> c & 1 or c // 13 == suit else 0 for c in trick]
+    return power.index(max(power))
+
+
 def led_suit(trump: int, c: int) -> int:
     """The suit a card leads: the spatigghia and the bastu lead trunfu."""
     return trump if TRUMP_MASK[trump] >> c & 1 else c // 13
@@ -174,7 +183,7 @@ class QuattrigghiuDeal(Deal):
             return []
         phase = self.phase
         if phase == PLAY:
-            return cards_of(self._playable(seat))
+            return cards_of(self.playable(seat))
         if phase in (BIDDING, FORCED):
             calls = self._calls(seat)
             return calls if phase == FORCED else [PASSU, *calls]
@@ -191,7 +200,7 @@ class QuattrigghiuDeal(Deal):
         calls = [CALL_BASE + 64 * t + c for t in range(4) for c in callable_cards]
         return [*calls, *range(SULITA_BASE, SULITA_BASE + 4)]
 
-    def _playable(self, seat: int) -> int:
+    def playable(self, seat: int) -> int:
         hand = self.hands[seat]
         if not self.trick:
             return hand
@@ -290,7 +299,7 @@ class QuattrigghiuDeal(Deal):
                 self.attempt = self.side_of(seat)
                 self.phase, self.to_move = PLAY, self.leader
         else:  # basta: the side keeps its win
-            self._end("vinta" if self.side_of(seat) == 0 else "cudigghia", self.side_of(seat))
+            self.end("vinta" if self.side_of(seat) == 0 else "cudigghia", self.side_of(seat))
 
     def _pass(self, seat: int) -> None:
         if self.phase == VOLUNTEERS:
@@ -317,12 +326,7 @@ class QuattrigghiuDeal(Deal):
         if len(trick) < 4:
             self.to_move = (seat + 1) % 4
             return
-        # The highest trunfu takes the basi; without one, the highest card of the suit led.
-        strength, trumps = STRENGTH[self.trump], TRUMP_MASK[self.trump]
-        suit = led_suit(self.trump, trick[0])
-        power = [strength[c] if trumps >> c & 1 or c // 13 == suit else 0 for c in trick]
-        best = power.index(max(power))
-        winner = (self.leader + best) % 4
+        winner = (self.leader + trick_taker(self.trump, trick)) % 4
         self.tricks.append((self.leader, tuple(trick), winner))
         self.trick = []
         self.basi[winner] += 1
@@ -332,9 +336,9 @@ class QuattrigghiuDeal(Deal):
         done = len(self.tricks)
         if self.attempt >= 0:
             if side != self.attempt:
-                self._end("franca", -1)
+                self.end("franca", -1)
             elif done == TRICKS:
-                self._end("tutita", side)
+                self.end("tutita", side)
         elif self.side_basi[side] == WINNING:
             if done == WINNING:
                 # A clean six: the side may go for tutità, its members asked from the winner on;
@@ -343,11 +347,11 @@ class QuattrigghiuDeal(Deal):
                 self.asking = self.members(side, winner)
                 self.to_move = self.asking.pop(0)
             else:
-                self._end("vinta" if side == 0 else "cudigghia", side)
+                self.end("vinta" if side == 0 else "cudigghia", side)
         elif done == TRICKS:
-            self._end("riposta", -1)
+            self.end("riposta", -1)
 
-    def _end(self, outcome: str, winning_side: int) -> None:
+    def end(self, outcome: str, winning_side: int) -> None:
         self.outcome, self.winning_side = outcome, winning_side
         self.phase, self.to_move, self.asking = OVER, None, []
 
