@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from typing import Protocol
 
 from osteria.arena.protocol import EngineBot
-from osteria.bots import Bot, make_bot
-from osteria.engine import Deal, Match
+from osteria.bots import HEURISTICS, Bot, make_bot
+from osteria.bots.pimc import WIDEST, PimcBot
+from osteria.bots.solver import in_play
+from osteria.engine import Match
 
 
 class Player(Protocol):
@@ -45,42 +46,33 @@ class HonestPlayer:
 class OraclePlayer:
     """CHEATS: it sees every hand. The arena's upper bound, never a bot for people or tables.
 
-    For each legal action it plays the deal out at random from the true position, a share of a
-    fixed number of playouts each, and keeps the action with the best mean result for its seat.
-    Where there are very many actions (Calabresella's 1,820 discards) it weighs a random subset.
+    In the card play it values every action on the true deal: exactly with the double-dummy
+    solver near the end, by many random playouts before. Bids, calls and discards it leaves to
+    the game's heuristic player (honestly, from its observation), because random playouts judge
+    a contract worse than a rule of thumb does; where a game has no heuristic player, playouts.
     """
 
     name = "oracle"
-    playouts = 320  # per decision, shared among the actions weighed
-    widest = 40  # actions weighed at most
 
-    def __init__(self, seed: int | str) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, game: str, seed: int | str) -> None:
+        self.valuer = PimcBot(seed, max_nodes=200_000, playouts=24)
+        self.heuristic = HEURISTICS[game]() if game in HEURISTICS else None
 
     def choose(self, match: Match, seat: int) -> str:
         deal = match.deal
         assert deal is not None and deal.to_move is not None
-        actions = deal.legal()
+        if self.heuristic is not None and not in_play(deal):
+            observation = match.observation(seat)
+            return self.heuristic.act(observation, observation["legal_actions"])
+        actions = {deal.action_str(a): a for a in deal.legal()}
         if len(actions) == 1:
-            return deal.action_str(actions[0])
-        if len(actions) > self.widest:
-            actions = self.rng.sample(actions, self.widest)
+            return next(iter(actions))
+        if len(actions) > WIDEST:
+            actions = dict(self.valuer.rng.sample(sorted(actions.items()), WIDEST))
+        values = (self.valuer.solved_values(deal, actions, deal.to_move)
+                  or self.valuer.playout_values(deal, actions, deal.to_move))
         sense = -1 if match.game.lower_wins else 1
-        each = max(4, self.playouts // len(actions))
-        to_move = deal.to_move
-        best = max(actions, key=lambda a: sense * self._value(deal, a, to_move, each))
-        return deal.action_str(best)
-
-    def _value(self, deal: Deal, action: int, seat: int, playouts: int) -> float:
-        total = 0
-        choice = self.rng.choice
-        for _ in range(playouts):
-            rollout = deal.copy()
-            rollout.apply(action)
-            while rollout.to_move is not None:
-                rollout.apply(choice(rollout.legal()))
-            total += rollout.result().delta[seat]
-        return total / playouts
+        return max(values, key=lambda text: sense * values[text])
 
     def faults(self) -> list[str]:
         return []
@@ -98,5 +90,5 @@ def make_player(spec: str, *, game: str, seed: int | str, time_limit: float) -> 
     if spec.startswith("cmd:"):
         return HonestPlayer(EngineBot(spec[4:], time_limit=time_limit, seed=seed))
     if spec == "oracle":
-        return OraclePlayer(seed)
+        return OraclePlayer(game, seed)
     return HonestPlayer(make_bot(spec, game=game, seed=seed))

@@ -61,19 +61,19 @@ class PimcBot(Bot):
             deal = rules.sample_deal(observation, self.rng)
             actions = {deal.action_str(a): a for a in deal.legal()}
             chosen = {text: a for text, a in actions.items() if text in wanted}
-            values = self._solved(deal, chosen, seat) if solve else None
+            values = self.solved_values(deal, chosen, seat) if solve else None
             if values is None:
                 if solve and done:  # earlier deals were solved: start again on one footing
                     totals, counts = dict.fromkeys(weighed, 0.0), dict.fromkeys(weighed, 0)
                 solve = False
-                values = self._played_out(deal, chosen, seat)
+                values = self.playout_values(deal, chosen, seat)
             for text, v in values.items():
                 totals[text] += sense * v
                 counts[text] += 1
             done += 1
         return max(weighed, key=lambda t: totals[t] / counts[t] if counts[t] else float("-inf"))
 
-    def _solved(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float] | None:
+    def solved_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float] | None:
         """Every action's exact value in this deal, or None if the solver cannot serve here."""
         if deal.over or (isinstance(deal, sancagna.SancagnaDeal) and deal.caller is not None):
             return None  # a call-out to weigh: its stake is in circles, not card points
@@ -104,7 +104,7 @@ class PimcBot(Bot):
             values[text] = solution.value
         return values
 
-    def _played_out(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float]:
+    def playout_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float]:
         """Every action's mean result over random playouts of this deal."""
         choice = self.rng.choice
         values: dict[str, float] = {}
