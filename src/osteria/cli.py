@@ -74,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, help="number of players, where the game allows several")
     play.add_argument("--seat", type=int, default=0, help="your seat (0)")
     play.add_argument("--save", metavar="FILE", help="save the record of the match to FILE")
+    play.add_argument("--level", default="medio",
+                      help="the bots' level: facile, medio (default), difficile, maestro; or random")
 
     rep = sub.add_parser("replay", help="check a record and print its result")
     rep.add_argument("file")
@@ -194,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from osteria.tui import play
 
             return play(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
-                        save=args.save, options=game_options(args.game, extra))
+                        save=args.save, options=game_options(args.game, extra), level=args.level)
         options = game_options(args.game, extra) if args.command == "arena" else {}
         if extra and args.command != "arena":
             parser.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -7,10 +7,12 @@ match itself, so it cannot peek at hidden cards.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from osteria.bots.base import Bot, RandomBot, play_bots
 from osteria.bots.calabresella import CalabresellaHeuristic
 from osteria.bots.ismcts import IsmctsBot
+from osteria.bots.levels import LEVELS, level_bot
 from osteria.bots.pimc import PimcBot
 from osteria.bots.quattrigghiu import QuattrigghiuHeuristic
 from osteria.bots.sancagna import SancagnaHeuristic
@@ -33,12 +35,17 @@ def _heuristic(game: str, seed: int | str | None) -> Bot:
     return HEURISTICS[game]()
 
 
+def _level(level: str, game: str, seed: int | str | None) -> Bot:
+    return level_bot(level, _heuristic(game, seed), seed)
+
+
 # name -> factory(game, seed): the bots that tables and the arena can seat by name.
 BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
     "random": lambda game, seed: RandomBot(seed),
     "heuristic": _heuristic,
     "ismcts": lambda game, seed: IsmctsBot(seed),
     "pimc": lambda game, seed: PimcBot(seed),
+    **{level: partial(_level, level) for level in LEVELS},
 }
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from osteria import game_rules
-from osteria.bots import Bot, RandomBot
+from osteria.bots import Bot, RandomBot, make_bot
 from osteria.cards import SUIT_SYMBOLS, SUITS
 from osteria.engine import IllegalAction, Match, RulesError
 from osteria.i18n import HELP_WORDS, LANGUAGES, QUIT_WORDS, message
@@ -190,11 +190,13 @@ class PlainTable:
 
 
 def play(game: str, *, lang: str = "it", seed: int | None = None, seats: int | None = None, human_seat: int = 0,
-         save: str | None = None, options: Mapping[str, Any] | None = None,
+         save: str | None = None, options: Mapping[str, Any] | None = None, level: str = "medio",
          input_fn: Callable[[str], str] = input, output: TextIO = sys.stdout) -> int:
-    """Play a match of ``game`` at the plain terminal table: you in ``human_seat``, random bots in
-    the other seats; returns the exit status.
+    """Play a match of ``game`` at the plain terminal table: you in ``human_seat``, bots of the
+    chosen ``level`` in the other seats; returns the exit status.
 
+    - ``level``: ``facile``, ``medio`` (the default), ``difficile`` or ``maestro``; any bot name
+      of ``osteria.bots.BOTS`` (``random``...) works too.
     - ``lang``: ``"it"`` (the default) or ``"en"``, the language of the table; game terms stay
       Italian, with their meaning from the game's glossary (the ``?`` command lists it).
     - ``seed``: the deals and the bots' choices are reproducible with one; without, the deals
@@ -228,8 +230,12 @@ def play(game: str, *, lang: str = "it", seed: int | None = None, seats: int | N
     except RulesError as exc:
         print(message(lang, "error", error=exc), file=output)
         return 1
-    bots: dict[int, Bot] = {s: RandomBot(None if seed is None else f"{seed}/{s}")
-                            for s in range(rules.seats) if s != human_seat}
+    try:
+        bots: dict[int, Bot] = {s: make_bot(level, game=game, seed=None if seed is None else f"{seed}/{s}")
+                                for s in range(rules.seats) if s != human_seat}
+    except ValueError as exc:
+        print(message(lang, "error", error=exc), file=output)
+        return 1
     table = PlainTable(match, human_seat=human_seat, lang=lang, bots=bots, save=save,
                        input_fn=input_fn, output=output)
     return table.run()

@@ -1,0 +1,45 @@
+"""The levels people choose at a table."""
+
+from __future__ import annotations
+
+import io
+
+import osteria
+from osteria.bots import BOTS, make_bot, play_bots
+from osteria.bots.ismcts import IsmctsBot
+from osteria.bots.levels import LEVELS, Careless
+from osteria.tui import play
+
+
+def test_every_level_is_a_bot_of_every_game() -> None:
+    for game in osteria.games():
+        for level in LEVELS:
+            assert level in BOTS
+            bot = make_bot(level, game=game, seed=1)
+            if level in ("difficile", "maestro"):
+                assert isinstance(bot, IsmctsBot)
+    assert make_bot("maestro", game="tressette").time_limit > make_bot("difficile", game="tressette").time_limit  # type: ignore[attr-defined]
+
+
+def test_the_easy_and_middle_levels_finish_matches_of_every_game() -> None:
+    for game in osteria.games():
+        match = osteria.new_match(game, seed=3)
+        seats = len(match.players)
+        play_bots(match, {s: make_bot("facile" if s % 2 else "medio", game=game, seed=s) for s in range(seats)})
+        assert match.finished, game
+
+
+def test_facile_slips_now_and_then() -> None:
+    class Always(osteria.bots.Bot):
+        def act(self, observation: object, legal_actions: list[str]) -> str:
+            return legal_actions[0]
+
+    careless = Careless(Always(), 1 / 3, seed=5)
+    choices = [careless.act({}, ["a", "b", "c", "d"]) for _ in range(600)]
+    assert 0.65 < choices.count("a") / 600 < 0.85  # 2/3 + 1/3 * 1/4 = 0.75
+
+
+def test_an_unknown_level_is_refused_with_status_1() -> None:
+    out = io.StringIO()
+    assert play("tressette", level="esperto", input_fn=lambda _: "q", output=out) == 1
+    assert "esperto" in out.getvalue()
