@@ -413,6 +413,8 @@ class Calabresella(Game):
 
 
 GLOSSARY = {
+    "vinta": ("il chiamante fa almeno 6 punti", "the caller's side made 6 points or more"),
+    "persa": ("il chiamante resta sotto i 6 punti", "the caller's side made fewer than 6 points"),
     "chiamata": ("il chiamante chiede una carta che non ha", "the caller asks for a card he does not hold"),
     "chiamante": ("chi chiama e gioca contro gli altri", "the player who calls and plays against the rest"),
     "passo": ("non chiamo: la parola passa al giocatore seguente", "no call: the next player speaks"),

@@ -180,6 +180,7 @@ class Traversone(Game):
 
 
 GLOSSARY = {
+    "giocata": ("mano giocata senza cappotto", "a deal played out with no cappotto"),
     "a perdere": ("si gioca per fare meno punti possibile", "the aim is to take as few points as possible"),
     "traversone": ("il tressette a perdere, ognuno per sé", "tressette to lose, everyone for himself"),
     "girellone": ("la variante con l'asso di bastoni da 11 punti", "the variant with the ace of bastoni worth 11"),
