@@ -16,7 +16,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from osteria.cards import CARD_STRINGS, Deck, make_rng, parse_card
 
@@ -100,9 +100,16 @@ class Deal(ABC):
     def apply(self, action: int) -> None:
         """Play a legal action of the seat to move. Legality is the caller's to check."""
 
-    @abstractmethod
-    def copy(self) -> Deal:
-        """An independent copy, for search."""
+    def copy(self) -> Self:
+        """An independent copy, for search: the attributes, with each list, dict and set copied
+        one level deep (a game whose state nests deeper, or whose hot path needs a leaner copy,
+        overrides this)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        for name, value in self.__dict__.items():
+            if isinstance(value, (list, dict, set)):
+                new.__dict__[name] = value.copy()
+        return new
 
     @property
     def over(self) -> bool:

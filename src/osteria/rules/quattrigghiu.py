@@ -155,18 +155,6 @@ class QuattrigghiuDeal(Deal):
     def holder(self, c: int) -> int:
         return next(s for s in range(4) if self.hands[s] >> c & 1)
 
-    def copy(self) -> QuattrigghiuDeal:
-        new = object.__new__(QuattrigghiuDeal)
-        new.__dict__.update(self.__dict__)
-        new.hands = self.hands[:]
-        new.asking = self.asking[:]
-        new.trick = self.trick[:]
-        new.tricks = self.tricks[:]
-        new.basi = self.basi[:]
-        new.side_basi = self.side_basi[:]
-        new.history = self.history[:]
-        return new
-
     def side_of(self, seat: int) -> int:
         """0 for the caller and his aiuto, 1 for the others."""
         return 0 if seat in (self.caller, self.aiuto) else 1

@@ -136,14 +136,6 @@ class SancagnaDeal(Deal):
         self.last_trick: tuple[int, tuple[int, ...], int] | None = None  # leader, cards, winner
         self.history: list[tuple[int, int]] = []
 
-    def copy(self) -> SancagnaDeal:
-        new = object.__new__(SancagnaDeal)
-        new.__dict__.update(self.__dict__)
-        for name in ("hands", "trick", "points", "tally", "cenni", "revokes", "found", "circles", "carry",
-                     "history"):
-            setattr(new, name, getattr(self, name)[:])
-        return new
-
     # -- legal actions --------------------------------------------------------------------------
 
     def legal(self) -> list[int]:

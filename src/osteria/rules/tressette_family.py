@@ -9,7 +9,6 @@ go to whoever takes the last trick. A deal of such a game subclasses :class:`Tri
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, RANKS, SUIT_MASK, SUIT_NAMES, cards_of
 from osteria.engine import JSON, Deal
@@ -79,14 +78,6 @@ class TrickDeal(Deal):
         self.set_aside = set_aside
         self.last_taker: int | None = None
         self.last_trick: tuple[int, tuple[int, ...], int] | None = None  # leader, cards, taker
-
-    def copy(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        for name, value in self.__dict__.items():
-            if isinstance(value, list):
-                new.__dict__[name] = value[:]
-        return new
 
     def playable_cards(self) -> list[int]:
         assert self.to_move is not None
