@@ -204,3 +204,14 @@ def test_a_sancagna_board_is_a_whole_smazzata_and_other_boards_one_deal() -> Non
     assert tressette.board_over([going_on])
     board = play_board(Config("sancagna", ("random", "random"), 1, seed=2), 0)
     assert all(sum(map(abs, d["delta"])) > 0 for d in board["deals"])  # someone won the smazzata's circles
+
+
+def test_the_records_of_every_deal_can_be_kept_and_replay_to_the_scores(tmp_path: Path) -> None:
+    out = tmp_path / "deals.jsonl"
+    assert main(["arena", "tressette", "--players", "heuristic,random", "--deals", "3", "--workers", "1",
+                 "--records", str(out), "--json"]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 3 * 2  # every board in both rotations
+    for record in records:
+        result = osteria.replay(record).result()
+        assert len(result["deals"]) == 1

@@ -98,6 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--results", metavar="FILE", help="JSON-lines file of boards; an interrupted run resumes")
     arena.add_argument("--matches", type=int, default=0, help="also play this many whole matches for win rates")
     arena.add_argument("--chart", metavar="PNG", help="draw the advantages with their intervals (needs matplotlib)")
+    arena.add_argument("--records", metavar="FILE", help="write the osteria/1 record of every deal played, "
+                       "one per line (JSON lines)")
     arena.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     bot = sub.add_parser("bot", help="serve one of osteria's bots over the bot protocol")
@@ -138,10 +140,16 @@ def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
     if args.deals < 2:
         raise UsageError("--deals needs at least 2 boards for a confidence interval")
     config = Config(args.game, players, args.deals, seed=args.seed, seats=args.seats, options=options,
-                    time_limit=args.time_limit, matches=args.matches)
+                    time_limit=args.time_limit, matches=args.matches, keep_records=bool(args.records))
     GAMES[args.game](args.seats, **options)  # bad options are reported before any work
     report = run(config, workers=args.workers or os.cpu_count() or 1,
                  results=Path(args.results) if args.results else None, progress=_progress_bar())
+    if args.records:
+        with Path(args.records).open("w", encoding="utf-8") as out:
+            for board in report.boards:
+                for played in board["deals"]:
+                    if "record" in played:
+                        out.write(json.dumps(played["record"], ensure_ascii=False) + "\n")
     if args.chart:
         from osteria.arena.chart import save_chart
 

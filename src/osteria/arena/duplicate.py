@@ -33,11 +33,12 @@ class Config:
     options: dict[str, Any] = field(default_factory=dict)
     time_limit: float = 1.0
     matches: int = 0
+    keep_records: bool = False  # the osteria/1 record of every deal played, in the results
 
     def key(self) -> dict[str, Any]:
         """What a resumed run must share with the run it continues."""
         data = asdict(self)
-        for grows in ("deals", "matches"):
+        for grows in ("deals", "matches", "keep_records"):
             data.pop(grows)
         data["players"] = list(self.players)
         return data
@@ -96,7 +97,7 @@ def play_board(config: Config, board: int) -> dict[str, Any]:
     seats = len(new_board_match(config, board).players)
     totals = [0.0] * len(config.players)
     counts = [0] * len(config.players)
-    deals = []
+    deals: list[dict[str, Any]] = []
     faults: dict[str, list[str]] = {}
     for r, assignment in enumerate(config.rotations(seats)):
         match = new_board_match(config, board)
@@ -108,6 +109,8 @@ def play_board(config: Config, board: int) -> dict[str, Any]:
             totals[p] += delta[seat]
             counts[p] += 1
         deals.append({"assignment": list(assignment), "delta": list(delta)})
+        if config.keep_records:
+            deals[-1]["record"] = match.record()
     return {"board": board, "scores": [t / c for t, c in zip(totals, counts, strict=True)], "deals": deals,
             "faults": faults}
 
