@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import osteria
+from osteria.bots import Bot
 from osteria.cards import CARD_STRINGS, parse_card
 from osteria.engine import Match
 
@@ -43,3 +45,30 @@ def play_randomly(match: Match, rng: random.Random, max_actions: int = 100_000) 
         n += 1
         assert n < max_actions, "the match does not end"
     return n
+
+
+def finish_deal(match: Match, seed: int = 0) -> dict[str, object]:
+    """Play random legal actions to the end of the deal in progress; its replay result."""
+    rng = random.Random(seed)
+    n = len(match.results)
+    while len(match.results) == n:
+        match.play(rng.choice(match.legal_actions()))
+    return match.results[-1].as_json()
+
+
+def bot_decision(bot: Bot, match: Match, seat: int) -> str:
+    """What ``bot`` plays for ``seat`` now, shown only a plain-data copy of its observation;
+    the action is checked to be legal."""
+    observation = json.loads(json.dumps(match.observation(seat)))
+    legal = observation["legal_actions"]
+    action = bot.act(observation, legal)
+    assert action in legal, f"{bot.name} chose {action!r}, not among {legal}"
+    return action
+
+
+def play_checked(match: Match, bots: Mapping[int, Bot]) -> None:
+    """Let the bots play the match to its end, every choice checked to be legal."""
+    while not match.finished:
+        seat = match.decider
+        assert seat is not None
+        match.play(bot_decision(bots[seat], match, seat))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -15,18 +14,15 @@ from osteria.cards import parse_card
 from osteria.engine import Match
 from osteria.rules.tressette_family import THIRDS
 
+from helpers import bot_decision, play_checked
+
 
 def cards(text: str) -> list[int]:
     return [parse_card(c) for c in text.split()]
 
 
 def decision(match: Match, seat: int) -> str:
-    """What the bot plays for ``seat`` now, shown only a plain-data copy of its observation."""
-    observation = json.loads(json.dumps(match.observation(seat)))
-    legal = observation["legal_actions"]
-    action = CalabresellaHeuristic().act(observation, legal)
-    assert action in legal
-    return action
+    return bot_decision(CalabresellaHeuristic(), match, seat)
 
 
 def deal(*hands: str, widow: str = "", dealer: int = 0) -> Match:
@@ -51,13 +47,7 @@ def test_only_legal_actions_over_many_random_matches(seats: int, eager: bool, mo
         rng = random.Random(seed)
         bots = {seat: CalabresellaHeuristic() if rng.random() < 0.6 else RandomBot(seed * 8 + seat)
                 for seat in range(seats)}
-        while not match.finished:
-            seat = match.decider
-            assert seat is not None
-            observation = json.loads(json.dumps(match.observation(seat)))
-            action = bots[seat].act(observation, observation["legal_actions"])
-            assert action in observation["legal_actions"]
-            match.play(action)
+        play_checked(match, bots)
         assert sum(match.totals()) == 0
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import random
 
 import pytest
@@ -15,16 +14,11 @@ from osteria.cards import parse_card
 from osteria.engine import Match
 from osteria.rules.quattrigghiu import TRUMP_MASK
 
-from helpers import fill_hands, match_with
+from helpers import bot_decision, fill_hands, match_with, play_checked
 
 
 def decision(match: Match, seat: int) -> str:
-    """What the bot plays for ``seat`` now, shown only a plain-data copy of its observation."""
-    observation = json.loads(json.dumps(match.observation(seat)))
-    legal = observation["legal_actions"]
-    action = QuattrigghiuHeuristic().act(observation, legal)
-    assert action in legal
-    return action
+    return bot_decision(QuattrigghiuHeuristic(), match, seat)
 
 
 def first_deal(*hands: str, dealer: int = 0, **options: object) -> Match:
@@ -44,13 +38,7 @@ def test_only_legal_actions_over_many_random_matches(matador: bool, volontario: 
         # Heuristic players at a random choice of seats, random players at the others.
         bots = {seat: QuattrigghiuHeuristic() if rng.random() < 0.6 else RandomBot(seed * 4 + seat)
                 for seat in range(4)}
-        while not match.finished:
-            seat = match.decider
-            assert seat is not None
-            observation = json.loads(json.dumps(match.observation(seat)))
-            action = bots[seat].act(observation, observation["legal_actions"])
-            assert action in observation["legal_actions"]
-            match.play(action)
+        play_checked(match, bots)
 
 
 def test_heuristic_players_finish_matches_among_themselves() -> None:

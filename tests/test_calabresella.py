@@ -17,7 +17,7 @@ from osteria.cards import CARD_STRINGS, ITALIAN_40, mask_of, parse_card
 from osteria.engine import IllegalAction, Match, RulesError
 from osteria.rules.calabresella import CalabresellaDeal
 
-from helpers import fill_hands
+from helpers import fill_hands, finish_deal
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
 
@@ -70,15 +70,6 @@ def deal_of(match: Match) -> CalabresellaDeal:
     assert isinstance(deal, CalabresellaDeal)
     return deal
 
-
-def finish_deal(match: Match, seed: int = 0) -> dict[str, Any]:
-    """Play random legal actions to the end of the deal; its replay result."""
-    rng = random.Random(seed)
-    n = len(match.results)
-    while len(match.results) == n:
-        match.play(rng.choice(match.legal_actions()))
-    result: dict[str, Any] = match.results[-1].as_json()
-    return result
 
 
 def cards(text: str) -> list[str]:

@@ -17,6 +17,8 @@ from osteria.cards import CARD_STRINGS, ITALIAN_40, mask_of, parse_card
 from osteria.engine import IllegalAction, Match, RulesError
 from osteria.rules.traversone import TraversoneDeal
 
+from helpers import finish_deal
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
 SIZES = {3: 13, 4: 10, 5: 8, 6: 6}
 
@@ -41,14 +43,6 @@ def deal_of(match: Match) -> TraversoneDeal:
     assert isinstance(deal, TraversoneDeal)
     return deal
 
-
-def finish_deal(match: Match, seed: int = 0) -> dict[str, Any]:
-    rng = random.Random(seed)
-    n = len(match.results)
-    while len(match.results) == n:
-        match.play(rng.choice(match.legal_actions()))
-    result: dict[str, Any] = match.results[-1].as_json()
-    return result
 
 
 # -- the example ---------------------------------------------------------------------------------
