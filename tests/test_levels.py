@@ -8,6 +8,7 @@ import osteria
 from osteria.bots import BOTS, make_bot, play_bots
 from osteria.bots.ismcts import IsmctsBot
 from osteria.bots.levels import LEVELS, Careless
+from osteria.bots.pimc import PimcBot
 from osteria.tui import play
 
 
@@ -17,7 +18,7 @@ def test_every_level_is_a_bot_of_every_game() -> None:
             assert level in BOTS
             bot = make_bot(level, game=game, seed=1)
             if level in ("difficile", "maestro"):
-                assert isinstance(bot, IsmctsBot)
+                assert isinstance(bot, PimcBot if game == "tressette" else IsmctsBot)
     assert make_bot("maestro", game="tressette").time_limit > make_bot("difficile", game="tressette").time_limit  # type: ignore[attr-defined]
 
 

@@ -36,7 +36,7 @@ def _heuristic(game: str, seed: int | str | None) -> Bot:
 
 
 def _level(level: str, game: str, seed: int | str | None) -> Bot:
-    return level_bot(level, _heuristic(game, seed), seed)
+    return level_bot(level, game, _heuristic(game, seed), seed)
 
 
 # name -> factory(game, seed): the bots that tables and the arena can seat by name.

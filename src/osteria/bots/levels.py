@@ -4,11 +4,11 @@
 | --- | --- |
 | facile | the game's rule-based player, who plays a random legal action one move in three |
 | medio | the game's rule-based player |
-| difficile | ISMCTS with 0.1 s a move |
-| maestro | ISMCTS with 1 s a move |
+| difficile | the game's search player with 0.1 s a move |
+| maestro | the game's search player with 1 s a move |
 
-ISMCTS is the strongest honest search here (it beat PIMC and the rule-based players in the
-arena; see docs/strength.md), and more time makes it stronger.
+The search player is the one that measured strongest in the game (docs/strength.md): PIMC in
+Tressette, where it led ISMCTS, ISMCTS elsewhere.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 
 from osteria.bots.base import Bot
 from osteria.bots.ismcts import IsmctsBot
+from osteria.bots.pimc import PimcBot
 
 LEVELS = ("facile", "medio", "difficile", "maestro")
 
@@ -36,14 +37,16 @@ class Careless(Bot):
         return self.player.act(observation, legal_actions)
 
 
-def level_bot(level: str, heuristic: Bot, seed: int | str | None) -> Bot:
-    """The player of a level, given the game's rule-based player."""
+SEARCH: dict[str, type[IsmctsBot] | type[PimcBot]] = {"tressette": PimcBot}
+THINKING = {"difficile": 0.1, "maestro": 1.0}  # seconds a move
+
+
+def level_bot(level: str, game: str, heuristic: Bot, seed: int | str | None) -> Bot:
+    """The player of a level in a game, given the game's rule-based player."""
     if level == "facile":
         return Careless(heuristic, 1 / 3, seed)
     if level == "medio":
         return heuristic
-    if level == "difficile":
-        return IsmctsBot(seed, time_limit=0.1)
-    if level == "maestro":
-        return IsmctsBot(seed, time_limit=1.0)
+    if level in THINKING:
+        return SEARCH.get(game, IsmctsBot)(seed, time_limit=THINKING[level])
     raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
