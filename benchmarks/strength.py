@@ -54,7 +54,8 @@ def main() -> None:
         "players around the table, so the cards' luck cancels out. *Advantage* is the first player's",
         "score per board minus the second's, with its 95% confidence interval; it is positive when",
         "the first player is better, whichever way the game counts. `oracle` cheats (it sees every",
-        "hand) and marks how far honest play could go. This page is written by",
+        "hand) and marks how far honest play could go. `pimc` and `ismcts` think 0.1 s a move and",
+        "play fewer boards, so their intervals are wider. This page is written by",
         "`python benchmarks/strength.py`; every line gives its own command.",
         "",
     ]
