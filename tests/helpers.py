@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import osteria
 from osteria.bots import Bot
@@ -72,3 +72,15 @@ def play_checked(match: Match, bots: Mapping[int, Bot]) -> None:
         seat = match.decider
         assert seat is not None
         match.play(bot_decision(bots[seat], match, seat))
+
+
+def words_in(value: object) -> Iterator[str]:
+    """Every space-separated word of every string in a JSON value: where card names show."""
+    if isinstance(value, str):
+        yield from value.split()
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from words_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from words_in(v)

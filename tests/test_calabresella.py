@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from osteria.cards import CARD_STRINGS, ITALIAN_40, mask_of, parse_card
 from osteria.engine import IllegalAction, Match, RulesError
 from osteria.rules.calabresella import CalabresellaDeal
 
-from helpers import fill_hands, finish_deal
+from helpers import fill_hands, finish_deal, words_in
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
 
@@ -377,15 +377,6 @@ def test_malformed_actions_say_why(text: str) -> None:
 
 # -- properties over random matches --------------------------------------------------------------
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield from value.split()
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
 
 
 def _check_position(match: Match) -> None:
@@ -405,7 +396,7 @@ def _check_position(match: Match) -> None:
         allowed |= {x for x in (obs["called"], obs["ceded"]) if x}
         allowed |= set(obs["widow"] or []) | set(obs["discards"] or [])
         # the bidding offers calls of any card not held: legal actions speak of the seat's own hand
-        seen = {w for k, v in obs.items() if k != "legal_actions" for w in _strings(v) if w in all_cards}
+        seen = {w for k, v in obs.items() if k != "legal_actions" for w in words_in(v) if w in all_cards}
         assert seen <= allowed
         if deal.partner is not None and seat != deal.partner and obs["partner"] is not None:
             assert obs["called"] in obs["played"]

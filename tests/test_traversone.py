@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from osteria.cards import CARD_STRINGS, ITALIAN_40, mask_of, parse_card
 from osteria.engine import IllegalAction, Match, RulesError
 from osteria.rules.traversone import TraversoneDeal
 
-from helpers import finish_deal
+from helpers import finish_deal, words_in
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
 SIZES = {3: 13, 4: 10, 5: 8, 6: 6}
@@ -208,15 +208,6 @@ def test_the_leftover_cards_are_never_shown() -> None:
         match.play(rng.choice(match.legal_actions()))
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield from value.split()
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
 
 
 # -- properties over random matches --------------------------------------------------------------
@@ -240,7 +231,7 @@ def test_random_matches_end_conserve_cards_hide_cards_and_give_out_eleven(seed: 
         assert union == ITALIAN_40.mask
         seat = rng.randrange(seats)
         obs = match.observation(seat)
-        assert {w for w in _strings(obs) if w in all_cards} <= set(obs["hand"]) | set(obs["played"])
+        assert {w for w in words_in(obs) if w in all_cards} <= set(obs["hand"]) | set(obs["played"])
     for r in match.results:
         assert sum(r.points) == 11
         assert r.outcome == ("cappotto" if sorted(r.points)[-2] == 0 else "giocata")

@@ -21,7 +21,7 @@ from osteria.bots.base import Bot
 from osteria.bots.memory import CARD_OF, TrickMemory
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, cards_of, mask_of
 from osteria.rules.calabresella import DISCARDS, HAND_SIZE, scarto_str
-from osteria.rules.tressette_family import STRENGTH, THIRDS
+from osteria.rules.tressette_family import STRENGTH, THIRDS, trick_taker
 
 SUIT_SIZE = 10
 # A suit's cards, strongest first.
@@ -269,10 +269,7 @@ class _Play:
 
     def follow(self) -> int:
         led = _suit(self.trick[0][1])
-        best_seat, best = self.trick[0]
-        for seat, c in self.trick[1:]:
-            if _suit(c) == led and STRENGTH[c] > STRENGTH[best]:
-                best_seat, best = seat, c
+        best_seat, best = self.trick[trick_taker([c for _, c in self.trick])]
         after = self.after_me()
         if best_seat in self.allies and not self.beaten(best, after):
             return self.give_points()
