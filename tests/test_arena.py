@@ -215,3 +215,17 @@ def test_the_records_of_every_deal_can_be_kept_and_replay_to_the_scores(tmp_path
     for record in records:
         result = osteria.replay(record).result()
         assert len(result["deals"]) == 1
+
+
+def test_a_run_gives_the_same_results_in_every_process(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-m", "osteria.cli", "arena", "tressette", "--players",
+                               "heuristic,random", "--deals", "6", "--workers", "1", "--json"],
+                              env=env, capture_output=True, text=True, check=True)
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]

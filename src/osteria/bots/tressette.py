@@ -13,7 +13,7 @@ from typing import Any
 
 from osteria.bots.base import Bot
 from osteria.cards import CARD_STRINGS, SUIT_MASK, cards_of, parse_card
-from osteria.rules.tressette_family import STRENGTH, THIRDS
+from osteria.rules.tressette_family import STRENGTH, THIRDS, trick_taker
 
 
 def _suit(c: int) -> int:
@@ -46,7 +46,9 @@ class _Position:
         self.visible = {parse_card(c) for hand in obs["hands"] if hand for c in hand}
         self.seats = seats
         self.history: list[list[Any]] = obs["history"]
-        self.options = sorted({a.split()[0] for a in legal if not a.startswith("accuso")},
+        # dict.fromkeys, not a set: a set of strings iterates in a per-process order, and ties
+        # of strength between suits would then be broken differently in every run.
+        self.options = sorted(dict.fromkeys(a.split()[0] for a in legal if not a.startswith("accuso")),
                               key=lambda text: STRENGTH[parse_card(text)])
         self.cards = [parse_card(text) for text in self.options]
 
@@ -96,10 +98,7 @@ class _Position:
 
     def follow(self) -> int:
         led = _suit(self.trick[0][1])
-        best_seat, best = self.trick[0]
-        for seat, c in self.trick[1:]:
-            if _suit(c) == led and STRENGTH[c] > STRENGTH[best]:
-                best_seat, best = seat, c
+        best_seat, best = self.trick[trick_taker([c for _, c in self.trick])]
         last_to_play = len(self.trick) == self.seats - 1
         points_on_table = sum(THIRDS[c] for _, c in self.trick)
         following = [c for c in self.cards if _suit(c) == led]
