@@ -1,0 +1,6 @@
+"""The games as research environments: a fixed-size encoding of observations and actions, and
+PettingZoo, Gymnasium and OpenSpiel adapters built on it (``docs/research.md``).
+
+These modules need numpy and the framework they adapt (``pip install 'osteria[rl]'`` or
+``'osteria[openspiel]'``); ``import osteria`` never imports them.
+"""

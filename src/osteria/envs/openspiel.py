@@ -1,0 +1,338 @@
+"""Every game as an OpenSpiel Python game: ``osteria_tressette``, ``osteria_calabresella``...
+
+Importing this module registers them with ``pyspiel.register_game``; then
+``pyspiel.load_game("osteria_traversone", {"players": 5})`` loads one. Parameters: ``players``
+and the game's options that are a number, a word or true/false (Tressette's ``morto``, a list,
+is not one). An OpenSpiel game is one deal, the first of a match (so the first-deal rules
+apply: who holds the 4 of denari leads, in Quattrigghiu the 6 of denari speaks first).
+
+The deal is made of chance nodes: first the dealer (one of the seats, uniformly), then the
+cards, one chance node per card of the deck, each drawing uniformly among the cards still in
+the pack; the first cards fill the hands in seat order, the rest is the stock as the game
+lays it out (a widow, Sancagna's turned and bottom cards). Every deal is thus equally likely,
+as at the table. Actions are the indices of :mod:`osteria.envs.encoding`; the observation
+tensor is the encoding's vector, and the information-state tensor adds the order in which the
+cards were played. The strings are the seat's observation as JSON: the information state with
+the whole history the seat saw, the observation without it. ``resample_from_infostate``
+deals the hidden cards with the game's own exact sampler, so OpenSpiel's ISMCTS can search it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found, unused-ignore]
+
+from osteria.cards import CARD_STRINGS
+from osteria.engine import JSON, Deal, Game, RulesError
+from osteria.envs.encoding import Encoding, Vector, encoding
+from osteria.rules import GAMES, calabresella, traversone
+from osteria.rules.tressette_family import LAST_TRICK_THIRDS
+
+PREFIX = "osteria_"
+
+
+def short_name(game: str) -> str:
+    return PREFIX + game
+
+
+# -- what OpenSpiel needs to know of each game ------------------------------------------------------
+
+def _utility_range(rules: Game) -> tuple[float, float]:
+    """The lowest and highest reward of one seat in one deal (sign-corrected where lower wins)."""
+    name = rules.name
+    if name == "tressette":
+        # 11 points of cards, and a side's accusi: at most a four of each carico and 4 napoletane.
+        return 0.0, 11.0 + 3 * 4 + 4 * 3
+    if name == "calabresella":
+        top = max(max(stakes[rules.seats][0], stakes[rules.seats][2]) for stakes in calabresella.STAKES.values())
+        return -float(top), float(top)
+    if name == "traversone":
+        deal_points = (sum(traversone.card_thirds(rules.options["asso_bastoni"])) + LAST_TRICK_THIRDS) // 3
+        return -float(max(deal_points, traversone.CAPPOTTO_OTHERS, traversone.ZERO_POINTS)), 0.0
+    if name == "quattrigghiu":
+        return -6.0, 6.0  # one alone stakes three, doubled by tutità
+    # Sancagna: two circles at most; under tavola each revoke found costs 3, at most 12 a side.
+    return (-36.0 if rules.options["tavola"] else 0.0), 2.0
+
+
+def _max_decisions(rules: Game) -> int:
+    """A bound on the decisions of one deal."""
+    cards = rules.seats * max(rules.hand_sizes())
+    extra = {
+        "tressette": 4 * 7,  # accusi: at most three of a kind of three ranks and four napoletane a seat
+        "calabresella": rules.seats + 3,  # the bidding, cedo, scarto
+        "traversone": 0,
+        "quattrigghiu": 4 + 1 + 3 + 2,  # four passu, the forced call, volunteers, the tutità window
+        "sancagna": 4 * 4 + 2 * 6,  # cenni, and fuori or avanti twice after each trick
+    }
+    return cards + extra[rules.name]
+
+
+_ZERO_SUM = ("calabresella", "quattrigghiu")
+
+
+def _scalar_options(cls: type[Game]) -> dict[str, JSON]:
+    return {spec.name: spec.default for spec in cls.option_specs
+            if isinstance(spec.default, (bool, int, float, str))}
+
+
+def _game_type(name: str, cls: type[Game]) -> Any:
+    zero_sum = name in _ZERO_SUM
+    return pyspiel.GameType(
+        short_name=short_name(name),
+        long_name=f"osteria {name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(cls.seat_counts),
+        min_num_players=min(cls.seat_counts),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": cls.default_seats, **_scalar_options(cls)},
+    )
+
+
+class _Setup:
+    """The rules and encoding of one loaded game: kept out of the states, which OpenSpiel
+    deep-copies attribute by attribute on every clone."""
+
+    def __init__(self, rules: Game) -> None:
+        self.rules = rules
+        self.encoding: Encoding = encoding(rules.name, rules.seats, **rules.options)
+        self.sign = -1.0 if rules.lower_wins else 1.0
+        self.max_plays = rules.seats * max(rules.hand_sizes())
+        # An engine action and its index name the same word in every deal: remember them.
+        self._index_of: dict[int, int] = {}
+        self._engine_of: dict[int, int] = {}
+
+    def index_of(self, deal: Deal, action: int) -> int:
+        index = self._index_of.get(action)
+        if index is None:
+            index = self._index_of[action] = self.encoding.action_index(deal.action_str(action))
+        return index
+
+    def engine_of(self, deal: Deal, index: int) -> int:
+        action = self._engine_of.get(index)
+        if action is None:
+            action = self._engine_of[index] = deal.parse_action(self.encoding.action_word(index))
+        return action
+
+
+_SETUPS: dict[str, _Setup] = {}
+
+
+def _setup_of(rules: Game) -> str:
+    key = json.dumps([rules.name, rules.seats, rules.options], sort_keys=True)
+    if key not in _SETUPS:
+        _SETUPS[key] = _Setup(rules)
+    return key
+
+
+class OsteriaGame(pyspiel.Game):  # type: ignore[misc]
+    """One osteria game with its players and options."""
+
+    game_name = "tressette"
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        name = self.game_name
+        params = dict(params or {})
+        cls = GAMES[name]
+        seats = int(params.pop("players", cls.default_seats))
+        try:
+            rules = cls(seats, **params)
+        except RulesError as exc:
+            raise ValueError(str(exc)) from None
+        self.setup_key = _setup_of(rules)
+        low, high = _utility_range(rules)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=_SETUPS[self.setup_key].encoding.action_size,
+            max_chance_outcomes=max(len(rules.deck), seats),
+            num_players=seats,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0 if name in _ZERO_SUM else None,
+            max_game_length=1 + len(rules.deck) + _max_decisions(rules),
+        )
+        super().__init__(_game_type(name, cls), info, {"players": seats, **{
+            k: v for k, v in rules.options.items() if k in _scalar_options(cls)}})
+
+    def new_initial_state(self) -> OsteriaState:
+        return OsteriaState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> OsteriaObserver:
+        if params:
+            raise ValueError(f"osteria observers take no parameters, not {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        if iig_obs_type is not None and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("osteria observes a game from one seat: only single-player private information")
+        return OsteriaObserver(_SETUPS[self.setup_key], perfect_recall)
+
+
+class OsteriaState(pyspiel.State):  # type: ignore[misc]
+    """A deal in progress: its chance nodes (dealer, then each card), then the play."""
+
+    def __init__(self, game: OsteriaGame) -> None:
+        super().__init__(game)
+        self.setup_key = game.setup_key
+        self.dealer = -1
+        self.drawn: list[int] = []  # deck indices, in drawing order
+        self.deal: Deal | None = None
+
+    @property
+    def _setup(self) -> _Setup:
+        return _SETUPS[self.setup_key]
+
+    def current_player(self) -> int:
+        deal = self.deal
+        if deal is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if deal.to_move is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return deal.decider(deal.to_move)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        rules = self._setup.rules
+        if self.dealer < 0:
+            return [(seat, 1.0 / rules.seats) for seat in range(rules.seats)]
+        left = sorted(set(range(len(rules.deck))) - set(self.drawn))
+        return [(c, 1.0 / len(left)) for c in left]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        deal = self.deal
+        assert deal is not None
+        setup = self._setup
+        return sorted(setup.index_of(deal, a) for a in deal.legal())
+
+    def _apply_action(self, action: int) -> None:
+        if self.deal is None:
+            self._deal_card(action)
+            return
+        self.deal.apply(self._setup.engine_of(self.deal, action))
+
+    def _deal_card(self, outcome: int) -> None:
+        rules = self._setup.rules
+        if self.dealer < 0:
+            self.dealer = outcome
+            return
+        self.drawn.append(outcome)
+        if len(self.drawn) < len(rules.deck):
+            return
+        cards = [rules.deck.cards[i] for i in self.drawn]
+        hands, start = [], 0
+        for size in rules.hand_sizes():
+            hands.append(sorted(cards[start:start + size]))
+            start += size
+        stock = rules.stock_from_rest(cards[start:])
+        rules.check_deal(hands, stock)
+        self.deal = rules.new_deal(0, self.dealer, hands, stock, [])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.dealer < 0:
+                return f"dealer {action}"
+            return f"deal {CARD_STRINGS[self._setup.rules.deck.cards[action]]}"
+        return self._setup.encoding.action_word(action)
+
+    def is_terminal(self) -> bool:
+        return self.deal is not None and self.deal.over
+
+    def returns(self) -> list[float]:
+        setup = self._setup
+        if not self.is_terminal():
+            return [0.0] * setup.rules.seats
+        assert self.deal is not None
+        return [setup.sign * d for d in self.deal.result().delta]
+
+    def view(self, seat: int) -> dict[str, JSON]:
+        """What ``seat`` sees, as ``Match.observation`` gives it in a match's first deal."""
+        deal, rules = self.deal, self._setup.rules
+        if deal is None:
+            return {"game": rules.name, "seat": seat, "dealing": True}
+        view = deal.observation(seat)
+        to_move = deal.to_move
+        deciding = to_move is not None and deal.decider(to_move) == seat
+        view.update(game=rules.name, options=dict(rules.options), seat=seat, deal_index=0, results=[],
+                    totals=[0] * rules.seats, finished=deal.over, to_move=to_move,
+                    legal_actions=[deal.action_str(a) for a in deal.legal()] if deciding else [])
+        return view
+
+    def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> OsteriaState:
+        """A state the player cannot tell from this one: the hidden cards dealt anew, uniformly
+        among the deals consistent with all the player knows (the game's own sampler)."""
+        assert self.deal is not None, "nothing is hidden before the deal"
+        rng = random.Random(int(sampler() * 2**53))
+        new: OsteriaState = self.get_game().new_initial_state()
+        new.dealer, new.drawn = self.dealer, list(self.drawn)
+        new.deal = self._setup.rules.sample_deal(self.view(player), rng)
+        return new
+
+    def __str__(self) -> str:
+        if self.deal is None:
+            return f"dealing: {len(self.drawn)} cards drawn"
+        return json.dumps({"to_move": self.deal.to_move,
+                           "history": [[s, self.deal.action_str(a)] for s, a in self.deal.history]})
+
+
+class OsteriaObserver:
+    """OpenSpiel's PyObserver: a seat's vector (with the order of the plays, for the
+    information state) and its observation as JSON."""
+
+    def __init__(self, setup: _Setup, perfect_recall: bool) -> None:
+        self.setup = setup
+        self.perfect_recall = perfect_recall
+        n, size = setup.rules.seats, setup.encoding.observation_size
+        plays = (setup.max_plays, n + setup.encoding.deck_size) if perfect_recall else (0, 0)
+        self.tensor: Vector = np.zeros(size + plays[0] * plays[1], np.float32)
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {"observation": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["plays"] = self.tensor[size:].reshape(plays)
+
+    def set_from(self, state: OsteriaState, player: int) -> None:
+        self.tensor.fill(0)
+        view = state.view(player)
+        if state.deal is None:
+            return
+        enc = self.setup.encoding
+        self.dict["observation"][:] = enc.observe(view)
+        if self.perfect_recall:
+            self._fill_plays(view["history"], player)
+
+    def _fill_plays(self, history: Sequence[Sequence[Any]], player: int) -> None:
+        enc, n = self.setup.encoding, self.setup.rules.seats
+        plays = self.dict["plays"]
+        k = 0
+        for seat, text in history:
+            c = enc.card_word(text.split(" ", 1)[0])
+            if c is not None:
+                plays[k, (seat - player) % n] = 1
+                plays[k, n + c] = 1
+                k += 1
+
+    def string_from(self, state: OsteriaState, player: int) -> str:
+        view = state.view(player)
+        if not self.perfect_recall:
+            view.pop("history", None)
+        return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+def register() -> list[str]:
+    """Register every game with OpenSpiel (once); their short names."""
+    registered = set(pyspiel.registered_names())
+    for name, cls in GAMES.items():
+        if short_name(name) not in registered:
+            # A class per game, as OpenSpiel expects of a Python game's factory.
+            game_class = type(f"Osteria{name.capitalize()}Game", (OsteriaGame,), {"game_name": name})
+            pyspiel.register_game(_game_type(name, cls), game_class)
+    return [short_name(name) for name in GAMES]
+
+
+register()

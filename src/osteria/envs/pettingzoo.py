@@ -1,0 +1,142 @@
+"""PettingZoo AEC environments for every game and number of seats.
+
+Agents are ``seat_0`` ... ``seat_{n-1}``. The agent selected is the seat that decides (a
+Tressette dummy's partner decides for the dummy, from its own observation, which shows the
+dummy's hand). An observation is ``{"observation": vector, "action_mask": mask}`` from
+:mod:`osteria.envs.encoding`; the mask is all zeros for a seat that is not to decide. Rewards
+come at the end of each deal: each seat's delta in the game's unit (points, stakes, circles),
+which partners share by the rules, negated in a game where points are poison (Traversone) so
+that more is always better. An episode is one deal, or with ``episode="match"`` the whole match.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
+
+from osteria.cards import make_rng
+from osteria.engine import JSON, IllegalAction, Match, RulesError
+from osteria.envs.encoding import Encoding, Mask, Vector, encoding, seat_view
+
+EPISODES = ("deal", "match")
+
+
+def agent_name(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+def deal_rewards(match: Match) -> list[float]:
+    """Each seat's reward for the last deal played: its delta, negated where lower wins."""
+    sign = -1.0 if match.game.lower_wins else 1.0
+    return [sign * d for d in match.results[-1].delta]
+
+
+def observation_space(enc: Encoding) -> spaces.Dict:
+    """The space of ``{"observation", "action_mask"}`` for an encoding."""
+    return spaces.Dict({
+        "observation": spaces.Box(enc.low, enc.high, (enc.observation_size,), np.float32),
+        "action_mask": spaces.Box(0, 1, (enc.action_size,), np.int8),
+    })
+
+
+def observe_seat(enc: Encoding, match: Match, seat: int) -> dict[str, Vector | Mask]:
+    """A seat's vector and action mask (all zeros unless the seat decides now)."""
+    view = seat_view(match, seat)
+    return {"observation": enc.observe(view), "action_mask": enc.mask(view["legal_actions"])}
+
+
+class OsteriaEnv(AECEnv):  # type: ignore[misc]
+    """One osteria game as a PettingZoo AEC environment."""
+
+    def __init__(self, game: str, seats: int | None = None, *, episode: str = "deal",
+                 render_mode: str | None = None, **options: JSON) -> None:
+        super().__init__()
+        if episode not in EPISODES:
+            raise RulesError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
+        if render_mode not in (None, "ansi"):
+            raise RulesError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.encoding = encoding(game, seats, **options)
+        self.rules = self.encoding.rules
+        self.episode = episode
+        self.render_mode = render_mode
+        self.metadata = {"render_modes": ["ansi"], "name": f"osteria_{game}_v0", "is_parallelizable": False}
+        self.possible_agents = [agent_name(s) for s in range(self.rules.seats)]
+        space = observation_space(self.encoding)
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.encoding.action_size) for agent in self.possible_agents}
+        self._seeds: random.Random = random.SystemRandom()
+        self.match: Match | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # A seed fixes this episode and, through the generator it seeds, the ones after it.
+        if seed is not None:
+            self._seeds = make_rng(seed)
+        self.match = Match(self.rules, seed=self._seeds.getrandbits(64))
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._select_decider()
+
+    def _select_decider(self) -> None:
+        assert self.match is not None
+        decider = self.match.decider
+        assert decider is not None
+        self.agent_selection = agent_name(decider)
+
+    def observe(self, agent: str) -> dict[str, Vector | Mask]:
+        assert self.match is not None, "reset() the environment first"
+        return observe_seat(self.encoding, self.match, self.possible_agents.index(agent))
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        match = self.match
+        assert match is not None and action is not None
+        word = self.encoding.action_word(int(action))
+        deals = len(match.results)
+        try:
+            match.play(word)
+        except IllegalAction as exc:
+            raise ValueError(f"{agent} cannot play {word!r} (action {int(action)}): {exc}; the action mask "
+                             "lists the legal actions") from None
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        if len(match.results) > deals:
+            for seat, reward in enumerate(deal_rewards(match)):
+                self.rewards[agent_name(seat)] = reward
+            if self.episode == "deal" or match.finished:
+                self.terminations = {a: True for a in self.agents}
+        if not self.terminations[agent]:
+            self._select_decider()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.match is None:
+            return None
+        view = seat_view(self.match, self.possible_agents.index(self.agent_selection))
+        hand = " ".join(view["hand"])
+        trick = " ".join(f"{seat}:{card}" for seat, card in view["trick"])
+        return f"{self.agent_selection} to decide; hand {hand}; trick {trick or '-'}; totals {self.match.totals()}"
+
+    def close(self) -> None:
+        self.match = None
+
+
+def env(game: str, seats: int | None = None, **kwargs: Any) -> OsteriaEnv:
+    """The AEC environment of a game: ``env("tressette")``, ``env("traversone", 5, episode="match")``."""
+    return OsteriaEnv(game, seats, **kwargs)

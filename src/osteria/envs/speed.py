@@ -1,0 +1,170 @@
+"""The cost of each layer: the same random deals played on the raw engine, through the
+PettingZoo environment and through the OpenSpiel game, in decisions (steps) per second.
+
+Each layer does what a learner needs at every step: the engine lists the legal actions and
+applies one (``Deal.legal``, ``Deal.apply``); PettingZoo encodes the observation and the action
+mask (``env.last()``) and steps; OpenSpiel lists the legal actions, encodes the observation
+tensor and applies the action, after dealing the cards through its chance nodes. The deals and
+the actions are recorded once from random play and replayed on every layer.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from itertools import permutations
+
+from osteria.cards import make_rng
+from osteria.engine import Match
+from osteria.rules import GAMES
+
+
+@dataclass
+class Played:
+    """A deal played at random: its seed (for the PettingZoo environment), the engine's match,
+    and the actions as engine integers and as words."""
+
+    seed: int
+    match: Match
+    actions: list[int]
+    words: list[str]
+
+
+@dataclass
+class LayerSpeed:
+    layer: str
+    steps: int
+    seconds: float
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.steps / self.seconds
+
+
+def play_random_deals(game: str, seats: int | None, count: int, seed: int = 0) -> list[Played]:
+    """``count`` first deals of matches, played by uniformly random choices. A deal's match is
+    seeded as the PettingZoo environment seeds its own on ``reset(seed=...)``."""
+    rules = GAMES[game](seats)
+    played = []
+    for k in range(count):
+        episode_seed = seed + k
+        match = Match(rules, seed=make_rng(episode_seed).getrandbits(64))
+        deal = match.deal
+        assert deal is not None
+        rng = random.Random(episode_seed)
+        while not deal.over:
+            match.apply(rng.choice(deal.legal()))
+        played.append(Played(episode_seed, match, [a for _, a in deal.history],
+                             [deal.action_str(a) for _, a in deal.history]))
+    return played
+
+
+def _timed(layer: str, deals: list[Played], replay: Callable[[Played], int], seconds: float) -> LayerSpeed:
+    """Replay the deals in turn until ``seconds`` are spent (every deal at least once)."""
+    steps = replays = 0
+    start = time.perf_counter()
+    while True:
+        steps += replay(deals[replays % len(deals)])
+        replays += 1
+        elapsed = time.perf_counter() - start
+        if replays >= len(deals) and elapsed >= seconds:
+            return LayerSpeed(layer, steps, elapsed)
+
+
+def engine_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:
+    rules = deals[0].match.game
+
+    def replay(played: Played) -> int:
+        record = played.match.deals[0]
+        deal = rules.new_deal(0, record.dealer, record.hands, record.stock, [])
+        for action in played.actions:
+            deal.legal()
+            deal.apply(action)
+        return len(played.actions)
+
+    return _timed("engine", deals, replay, seconds)
+
+
+def pettingzoo_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:
+    from osteria.envs.pettingzoo import OsteriaEnv
+
+    rules = deals[0].match.game
+    env = OsteriaEnv(game, rules.seats, **rules.options)
+    index = env.encoding.action_index
+
+    def replay(played: Played) -> int:
+        env.reset(seed=played.seed)
+        for word in played.words:
+            env.last()
+            env.step(index(word))
+        return len(played.words)
+
+    return _timed("pettingzoo", deals, replay, seconds)
+
+
+def chance_outcomes(played: Played) -> list[int]:
+    """The chance outcomes that deal a played deal in the OpenSpiel game: the dealer, then the
+    cards in drawing order (the hands in seat order, then the stock as the game lays it out)."""
+    rules = played.match.game
+    record = played.match.deals[0]
+    position = {c: i for i, c in enumerate(rules.deck.cards)}
+    cards = [c for hand in record.hands for c in hand]
+    # The game decides where each card after the hands goes (a widow, a turned card...): find
+    # an order of the stock's roles that it lays out as recorded.
+    for roles in permutations(record.stock):
+        rest = [c for role in roles for c in record.stock[role]]
+        if rules.stock_from_rest(rest) == record.stock:
+            return [record.dealer, *(position[c] for c in cards + rest)]
+    raise ValueError(f"{rules.name}: no drawing order lays out the stock {record.stock}")
+
+
+def openspiel_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
+
+    from osteria.envs.encoding import encoding
+    from osteria.envs.openspiel import short_name
+
+    rules = deals[0].match.game
+    loaded = pyspiel.load_game(short_name(game), {"players": rules.seats})
+    index = encoding(game, rules.seats, **rules.options).action_index
+    scripts = {played.seed: (chance_outcomes(played), [index(w) for w in played.words]) for played in deals}
+
+    def replay(played: Played) -> int:
+        chance, actions = scripts[played.seed]
+        state = loaded.new_initial_state()
+        for outcome in chance:
+            state.apply_action(outcome)
+        for action in actions:
+            player = state.current_player()
+            state.legal_actions(player)
+            state.observation_tensor(player)
+            state.apply_action(action)
+        return len(actions)
+
+    return _timed("openspiel", deals, replay, seconds)
+
+
+def layer_speeds(game: str, seats: int | None = None, seconds: float = 1.0, deals: int = 20,
+                 seed: int = 0) -> list[LayerSpeed]:
+    """Steps per second of each layer on the same random deals; a layer whose framework is not
+    installed is left out."""
+    played = play_random_deals(game, seats, deals, seed)
+    speeds = [engine_speed(game, played, seconds)]
+    for layer in (pettingzoo_speed, openspiel_speed):
+        try:
+            speeds.append(layer(game, played, seconds))
+        except ImportError:  # the framework is not installed
+            continue
+    return speeds
+
+
+def report(games: Iterable[str] | None = None, seconds: float = 1.0, out: Callable[[str], None] = print) -> None:
+    """A table of each game's layers, with each layer's overhead as a ratio to the engine."""
+    out(f"{'environment steps, same random deals':38} {'steps/s':>10} {'engine/layer':>13}")
+    for game in games or GAMES:
+        speeds = layer_speeds(game, seconds=seconds)
+        engine = speeds[0].steps_per_s
+        for s in speeds:
+            out(f"{game + ' ' + s.layer:38} {s.steps_per_s:10.0f} {engine / s.steps_per_s:12.1f}x")

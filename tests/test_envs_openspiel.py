@@ -1,0 +1,144 @@
+"""The OpenSpiel games: OpenSpiel's random simulation test, its search bots, and the deal."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+from osteria.envs.openspiel import register, short_name
+from osteria.envs.speed import chance_outcomes, play_random_deals
+from osteria.rules import GAMES
+
+SETUPS = [(game, seats) for game, cls in GAMES.items() for seats in cls.seat_counts]
+
+
+def test_every_game_is_registered() -> None:
+    assert register() == [short_name(game) for game in GAMES]
+    assert set(register()) <= set(pyspiel.registered_names())
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+def test_openspiels_random_simulation_test_passes(game: str, seats: int) -> None:
+    loaded = pyspiel.load_game(short_name(game), {"players": seats})
+    assert loaded.num_players() == seats
+    pyspiel.random_sim_test(loaded, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+def test_replayed_engine_deals_end_with_the_engines_result(game: str, seats: int) -> None:
+    loaded = pyspiel.load_game(short_name(game), {"players": seats})
+    for played in play_random_deals(game, seats, 3, seed=20):
+        state = loaded.new_initial_state()
+        for outcome in chance_outcomes(played):
+            assert state.is_chance_node()
+            state.apply_action(outcome)
+        for word in played.words:
+            index = next(a for a in state.legal_actions() if state.action_to_string(state.current_player(), a) == word)
+            state.apply_action(index)
+        assert state.is_terminal()
+        sign = -1 if GAMES[game].lower_wins else 1
+        assert state.returns() == [sign * d for d in played.match.results[0].delta]
+
+
+def test_the_deal_is_uniform_card_by_card() -> None:
+    state = pyspiel.load_game("osteria_sancagna").new_initial_state()
+    assert state.chance_outcomes() == [(s, 0.25) for s in range(4)]
+    state.apply_action(0)
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 52 and all(p == pytest.approx(1 / 52) for _, p in outcomes)
+    state.apply_action(5)
+    assert [a for a, _ in state.chance_outcomes()] == [a for a in range(52) if a != 5]
+
+
+def decision_state(game: str, seed: int) -> pyspiel.State:
+    """A state after the deal and a few random decisions."""
+    rng = np.random.default_rng(seed)
+    state = pyspiel.load_game(short_name(game)).new_initial_state()
+    while state.is_chance_node() or state.move_number() < 60:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_strings_and_tensors_show_the_seat_alone() -> None:
+    state = decision_state("tressette", 1)
+    player = state.current_player()
+    view = json.loads(state.information_state_string(player))
+    assert view["seat"] == player and view["hands"][player] == view["hand"]
+    assert all(hand is None for seat, hand in enumerate(view["hands"]) if seat != player)
+    assert "history" in view and "history" not in json.loads(state.observation_string(player))
+    observation, info = state.observation_tensor(player), state.information_state_tensor(player)
+    assert info[:len(observation)] == observation and any(info[len(observation):])
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_resampling_keeps_what_the_player_knows_and_redeals_the_rest(game: str) -> None:
+    state = decision_state(game, 2)
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    samples = [state.resample_from_infostate(player, sampler) for _ in range(5)]
+    for sample in samples:
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.legal_actions() == state.legal_actions()
+    others = [p for p in range(state.num_players()) if p != player]
+    assert any(sample.information_state_string(p) != state.information_state_string(p)
+               for sample in samples for p in others)
+
+
+def play_with(game: str, bot: pyspiel.Bot, seed: int) -> list[float]:
+    """A deal with ``bot`` at seat 0 and random players elsewhere; every bot move checked legal."""
+    rng = np.random.default_rng(seed)
+    state = pyspiel.load_game(short_name(game)).new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            moves += 1
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert moves > 0
+    return state.returns()
+
+
+@pytest.mark.parametrize("game", ["tressette", "calabresella", "quattrigghiu"])
+def test_openspiels_ismcts_plays_a_deal_on_osteria_samples(game: str) -> None:
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(pyspiel.load_game(short_name(game)), mcts.RandomRolloutEvaluator(1, rs),
+                           uct_c=2.0, max_simulations=10, random_state=rs)
+    returns = play_with(game, bot, 1)
+    assert len(returns) == GAMES[game]().seats
+
+
+def test_openspiels_mcts_plays_a_deal() -> None:
+    game = pyspiel.load_game("osteria_traversone")
+    rs = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, 2.0, 10, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+    returns = play_with("traversone", bot, 2)
+    assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+
+
+def test_options_are_game_parameters() -> None:
+    game = pyspiel.load_game("osteria_tressette", {"segni": "muto", "target": 21})
+    assert game.get_parameters()["segni"] == "muto"
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    # Without signals, a lead is a bare card.
+    assert all(" " not in state.action_to_string(state.current_player(), a) for a in state.legal_actions()
+               if not state.action_to_string(state.current_player(), a).startswith("accuso"))
+    with pytest.raises(ValueError, match="segni"):
+        pyspiel.load_game("osteria_tressette", {"segni": "est"})
+    with pytest.raises(ValueError, match="played by"):
+        pyspiel.load_game("osteria_traversone", {"players": 7})

@@ -1,0 +1,101 @@
+"""The PettingZoo environments: PettingZoo's own API and seed tests, and the rewards."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from osteria.engine import RulesError
+from osteria.envs.pettingzoo import OsteriaEnv, env
+from osteria.rules import GAMES
+
+SETUPS = [(game, seats) for game, cls in GAMES.items() for seats in cls.seat_counts]
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    # PettingZoo warns that a dict observation (vector and action mask) is not a plain array:
+    # the dict is the convention it recommends for masks.
+    warnings.filterwarnings("ignore", message=".*(NumPy array|gymnasium.spaces.box|render).*")
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+def test_pettingzoos_api_and_seed_tests_pass(game: str, seats: int) -> None:
+    api_test(env(game, seats), num_cycles=100)
+    seed_test(lambda: env(game, seats), num_cycles=100)
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), [("tressette", 4, {"target": 21, "morto": [3]}),
+                                                        ("calabresella", 3, {"rounds": 1}),
+                                                        ("sancagna", 4, {"target": 1})])
+def test_whole_match_episodes_pass_the_api_test(game: str, seats: int, options: dict) -> None:
+    api_test(env(game, seats, episode="match", **options), num_cycles=2000)
+
+
+def play_episode(e: OsteriaEnv, seed: int) -> dict[str, float]:
+    """Random legal actions to the end of the episode; the rewards each agent collected."""
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    collected = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, _ = e.last()
+        collected[agent] += reward
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        e.step(action)
+    return collected
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+def test_rewards_are_the_deals_deltas_partners_sharing_them(game: str, seats: int) -> None:
+    e = env(game, seats)
+    for seed in range(3):
+        collected = play_episode(e, seed)
+        assert e.match is not None and len(e.match.results) == 1
+        delta = e.match.results[0].delta
+        sign = -1 if GAMES[game].lower_wins else 1
+        assert [collected[f"seat_{s}"] for s in range(seats)] == [sign * d for d in delta]
+        if GAMES[game].partnership:
+            assert collected["seat_0"] == collected["seat_2"] and collected["seat_1"] == collected["seat_3"]
+
+
+def test_a_match_episode_collects_every_deals_reward() -> None:
+    e = env("sancagna", episode="match", target=1)
+    collected = play_episode(e, 4)
+    assert e.match is not None and e.match.finished and len(e.match.results) >= 1
+    assert [collected[f"seat_{s}"] for s in range(4)] == e.match.totals()
+
+
+def test_only_the_deciding_seat_has_legal_actions_and_a_dummy_never_decides() -> None:
+    e = env("tressette", morto=[1])
+    e.reset(seed=2)
+    seen = set()
+    for agent in e.agent_iter():
+        observation, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        seen.add(agent)
+        for other in e.agents:
+            if other != agent:
+                assert not e.observe(other)["action_mask"].any()
+        e.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert "seat_1" not in seen and "seat_3" in seen
+
+
+def test_an_illegal_action_is_refused_with_the_reason() -> None:
+    e = env("traversone", 4)
+    e.reset(seed=1)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="cannot play"):
+        e.step(illegal)
+
+
+def test_bad_environment_settings_are_refused() -> None:
+    with pytest.raises(RulesError, match="episode"):
+        env("tressette", episode="season")
+    with pytest.raises(RulesError, match="played by"):
+        env("quattrigghiu", 5)
