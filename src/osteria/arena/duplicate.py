@@ -14,8 +14,9 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import osteria
 from osteria.arena.players import make_player
@@ -211,19 +212,37 @@ def _task(config: Config, task: tuple[str, int]) -> dict[str, Any]:
     return play_board(config, index) if kind == "board" else play_match(config, index)
 
 
-def _results(config: Config, tasks: Sequence[tuple[str, int]], workers: int) -> Iterator[dict[str, Any]]:
-    if workers <= 1:
-        for task in tasks:
-            yield _task(config, task)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_task, [config] * len(tasks), tasks, chunksize=max(1, len(tasks) // (workers * 8)))
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+class Backend(Protocol):
+    """Where the tasks of a run are played. ``map`` yields ``function(item)`` for every item as
+    it finishes, in any order (a task's result says which task it is); ``function`` is a
+    module-level function or a partial of one, so that it can travel to other processes."""
+
+    def map(self, function: Callable[[Item], Result], items: Sequence[Item]) -> Iterator[Result]: ...
+
+
+class ProcessBackend:
+    """This machine's cores: a pool of ``workers`` processes, or this process alone for one."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+
+    def map(self, function: Callable[[Item], Result], items: Sequence[Item]) -> Iterator[Result]:
+        if self.workers <= 1:
+            yield from map(function, items)
+            return
+        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+            yield from pool.map(function, items, chunksize=max(1, len(items) // (self.workers * 8)))
 
 
 def run(config: Config, *, workers: int = 1, results: Path | None = None,
-        progress: Callable[[int, int], None] | None = None) -> Report:
-    """Play every board (and match) of the run. With ``results``, each is appended to that
-    JSON-lines file as it finishes, and a run that finds the file continues where it stopped."""
+        progress: Callable[[int, int], None] | None = None, backend: Backend | None = None) -> Report:
+    """Play every board (and match) of the run, on ``backend`` (by default ``workers``
+    processes of this machine). With ``results``, each is appended to that JSON-lines file as
+    it finishes, and a run that finds the file continues where it stopped."""
     done: dict[tuple[str, int], dict[str, Any]] = {}
     if results is not None and results.exists() and results.stat().st_size:
         lines = results.read_text(encoding="utf-8").splitlines()
@@ -244,7 +263,7 @@ def run(config: Config, *, workers: int = 1, results: Path | None = None,
         progress(len(tasks) - len(todo), len(tasks))
     out = results.open("a", encoding="utf-8") if results is not None else None
     try:
-        for item in _results(config, todo, workers):
+        for item in (backend or ProcessBackend(workers)).map(partial(_task, config), todo):
             done[("board", item["board"]) if "board" in item else ("match", item["match"])] = item
             if out is not None:
                 out.write(json.dumps(item) + "\n")
