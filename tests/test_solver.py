@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import osteria
 from osteria.bots import solver
@@ -83,19 +85,22 @@ def test_solver_agrees_with_brute_force_on_small_endings(game: str, options: dic
         seat = deal.to_move
         assert seat is not None
         for who in {seat, (seat + 1) % deal.seats}:
-            assert solver.Solver().solve(deal, who).value == brute_force(deal, who), (game, k)
+            exact = brute_force(deal, who)
+            assert solver.Solver(compiled=False).solve(deal, who).value == exact, (game, k)
+            assert solver.Solver().solve(deal, who).value == exact, (game, k)  # the kernel where it applies
 
 
+@pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize(("game", "options"), CASES[::2])
-def test_every_card_is_valued_as_brute_force_values_it(game: str, options: dict[str, object]) -> None:
+def test_every_card_is_valued_as_brute_force_values_it(game: str, options: dict[str, object], compiled: bool) -> None:
     rng = random.Random(game)
     for _ in range(25):
         deal = ending(game, rng, 3, **options)
         seat = deal.to_move
         assert seat is not None
-        values, exact = solver.Solver().move_values(deal)
+        values, exact = solver.Solver(compiled=compiled).move_values(deal)
         assert exact
-        best = solver.Solver().solve(deal)
+        best = solver.Solver(compiled=compiled).solve(deal)
         for a in deal.legal():
             c = solver.card_of(deal, a)
             if c is None or c not in values:
@@ -152,3 +157,24 @@ def test_the_solver_does_not_search_the_bidding() -> None:
     assert deal is not None
     with pytest.raises(ValueError, match="card play"):
         solver.ending(deal, 0)
+
+
+@given(st.lists(st.booleans(), min_size=2, max_size=40), st.data())
+def test_each_test_of_the_search_falls_on_a_step_between_its_bounds(changes: list[bool], data: st.DataObject) -> None:
+    steps = [0]
+    for change in changes:
+        steps.append(steps[-1] + change)
+    lo = data.draw(st.integers(0, len(steps) - 2))
+    hi = data.draw(st.integers(lo + 1, len(steps) - 1))
+    assume(steps[lo] != steps[hi])
+    guess = data.draw(st.integers(0, len(steps) - 1))
+    stride = data.draw(st.sampled_from([-4, -2, -1, 0, 1, 2, 4]))
+    beta = solver.step_to_test(steps, lo, hi, guess, stride)
+    assert lo < beta <= hi and steps[beta] != steps[beta - 1]
+    boundaries = [x for x in range(lo + 1, hi + 1) if steps[x] != steps[x - 1]]
+    if stride > 0:
+        assert beta == boundaries[min(stride, len(boundaries)) - 1]
+    elif stride < 0:
+        assert beta == boundaries[-min(-stride, len(boundaries))]
+    else:
+        assert abs(beta - guess) == min(abs(x - guess) for x in boundaries)

@@ -163,13 +163,20 @@ class SolveTimes:
         return self.seconds[min(len(self.seconds) - 1, round(0.99 * (len(self.seconds) - 1)))]
 
 
-def solver_times(tricks: int, seconds: float, seed: int = 0) -> SolveTimes:
+def solver_times(tricks: int, seconds: float, seed: int = 0, compiled: bool = True) -> SolveTimes:
     """The double-dummy solver's time on Tressette endings of ``tricks`` tricks (10: whole
-    deals), each reached by random play: as many as ``seconds`` allow, at least one."""
+    deals), each reached by random play: as many as ``seconds`` allow, at least one. With
+    ``compiled``, the compiled kernel where numba is installed (loaded before the clock starts),
+    else the pure-Python reference."""
     from osteria.bots.solver import Solver
     from osteria.rules.tressette import TRICKS, Tressette, TressetteDeal
 
     rules, rng = Tressette(), random.Random(seed)
+    if compiled:
+        warm_up = rules.new_deal(1, 0, *rules.deal_cards(random.Random(seed)), [])
+        while warm_up.tricks_done < TRICKS - 1:
+            warm_up.apply(warm_up.legal()[0])
+        Solver().solve(warm_up)
     times: list[float] = []
     deadline = time.perf_counter() + seconds
     while not times or time.perf_counter() < deadline:
@@ -179,7 +186,7 @@ def solver_times(tricks: int, seconds: float, seed: int = 0) -> SolveTimes:
         while deal.tricks_done < TRICKS - tricks:
             deal.apply(rng.choice(deal.legal()))
         start = time.perf_counter()
-        Solver().solve(deal)
+        Solver(compiled=compiled).solve(deal)
         times.append(time.perf_counter() - start)
     return SolveTimes(tricks, sorted(times))
 
@@ -214,8 +221,23 @@ def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: boo
         out(f"{game:34} {sample_speed(game, seconds):10.0f}")
     out("")
     out(f"{'double-dummy solver, tressette':34} {'endings':>10} {'median ms':>10} {'p99 ms':>10}")
-    for tricks in (4, 6, 8, 10):
-        t = solver_times(tricks, seconds)
-        label = "whole deal" if tricks == 10 else f"{tricks}-trick ending"
-        out(f"{label:34} {len(t.seconds):10} {1000 * t.median:10.1f} {1000 * t.p99:10.1f}")
+    from osteria.bots.solver import kernel_seats
+
+    # Whole deals take the pure-Python reference seconds each: only the kernel times them.
+    kinds = [(False, "pure", (4, 6, 8))] + ([(True, "compiled", (4, 6, 8, 10))] if kernel_seats() else [])
+    for compiled, kind, lengths in kinds:
+        for tricks in lengths:
+            t = solver_times(tricks, seconds, compiled=compiled)
+            label = ("whole deal" if tricks == 10 else f"{tricks}-trick ending") + f", {kind}"
+            out(f"{label:34} {len(t.seconds):10} {1000 * t.median:10.1f} {1000 * t.p99:10.1f}")
+    out("")
+    environment_speeds(games, seconds, out)
     return speeds
+
+
+def environment_speeds(games: Iterable[str] | None, seconds: float, out: Callable[[str], None] = print) -> None:
+    """The research environments' steps per second beside the engine's, and each layer's overhead
+    (a layer whose framework is not installed is left out)."""
+    from osteria.envs.speed import report
+
+    report(games, seconds, out)

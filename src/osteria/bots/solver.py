@@ -3,9 +3,16 @@
 It searches the tricks still to play by alpha-beta (driven by MTD(f): zero-window searches
 that close in on the value), with a transposition table of value bounds kept at the start of
 each trick, equivalent cards tried once, the best move of an earlier search tried first, and
-bounds from the points still at stake. Only card play is searched: a card with a lead signal
-is the card (signals do not change what open hands can do), and accusi, bids and cenni are
-not the solver's.
+bounds from the points still at stake. Where the value is a step function of what a side
+gains (whole points from thirds), the zero-window searches test only the steps, and stop once
+the value is known to that precision. The last trick is counted, not searched.
+
+Tressette and Calabresella of three or four seats are searched by a compiled kernel
+(``solver_kernel``, numba) where numba is installed; this module is its reference, and
+``compiled=False`` (to :func:`ending` or :class:`Solver`) forces it.
+
+Only card play is searched: a card with a lead signal is the card (signals do not change what
+open hands can do), and accusi, bids and cenni are not the solver's.
 
 What the value is, game by game (always for one seat, in the deal's own terms):
 
@@ -36,9 +43,10 @@ says that the value is an estimate.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from osteria.cards import ITALIAN_40, SUIT_MASK, cards_of
 from osteria.engine import Deal, side_of
@@ -48,6 +56,9 @@ from osteria.rules.calabresella import PASSO, CalabresellaDeal
 from osteria.rules.traversone import ACE_OF_BASTONI, TraversoneDeal
 from osteria.rules.tressette import ACCUSO_BASE, SIGNAL_STRIDE, TressetteDeal
 from osteria.rules.tressette_family import LAST_TRICK_THIRDS, STRENGTH, THIRDS, playable, thirds_of, trick_taker
+
+if TYPE_CHECKING:
+    from osteria.bots import solver_kernel
 
 INF = 1 << 20
 _T = TypeVar("_T")
@@ -69,6 +80,31 @@ class Solution:
     best: int
     exact: bool
     nodes: int
+
+
+def step_to_test(steps: Sequence[int], lo: int, hi: int, guess: int, stride: int) -> int:
+    """The gain that the next zero-window search tests, one where ``steps`` changes, in
+    (lo, hi]: with ``stride`` 0 the nearest to the guess; above 0 the stride-th from lo up;
+    below 0 the (-stride)-th from hi down. The search doubles the stride while the value keeps
+    moving one way (a gallop: few tests where the guess was far off, as in a lopsided deal)."""
+    found, count = -1, 0
+    if stride > 0:
+        for x in range(lo + 1, hi + 1):
+            if steps[x] != steps[x - 1]:
+                found, count = x, count + 1
+                if count == stride:
+                    break
+    elif stride < 0:
+        for x in range(hi, lo, -1):
+            if steps[x] != steps[x - 1]:
+                found, count = x, count + 1
+                if count == -stride:
+                    break
+    else:
+        for x in range(lo + 1, hi + 1):
+            if steps[x] != steps[x - 1] and (found < 0 or abs(x - guess) < abs(found - guess)):
+                found = x
+    return found
 
 
 def _chains(order: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], int]]:
@@ -128,6 +164,19 @@ class Ending:
         self.depth_limit = INF
         self.depth = 0
         self.last_best = self.best = -1
+        self._steps: list[int] | None = None
+        # The moves of a follow class by the cards a seat may play and the live cards in it.
+        self._groups: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
+        # Each card's place in its follow class, from 0 for the weakest.
+        self._place = [0] * 64
+        for chain, _ in chains:
+            for i, c in enumerate(chain):
+                self._place[c] = i
+        # The order of the cards that may follow, by the card that holds the trick and whose it is.
+        self._orders: dict[tuple[int, ...], list[int]] = {}
+        # Whether the compiled kernel searches this ending (see ``ending``), and its search.
+        self.compiled = False
+        self._kernel: solver_kernel.Search | None = None
 
     @property
     def to_move(self) -> int:
@@ -135,51 +184,86 @@ class Ending:
 
     # -- moves ---------------------------------------------------------------------------------
 
-    def moves(self) -> list[int]:
+    def moves(self, seat: int | None = None) -> list[int]:
         """The cards the seat to move may play, one of each set of equivalent cards, in the
         order to try them: leading, the classes whose strongest card is ours first, from the
-        strongest down; following, by what the card does to the trick."""
-        seat = self.to_move
-        allowed = self.follow(self.hands[seat], self.trick)
-        live, values, no_merge = self.live, self.values, self.no_merge
+        strongest down, then those where it is a partner's, from the weakest up (the partner
+        takes), then the others; following, first the cards that leave the trick to our side,
+        the costliest of them first (points to a partner's trick), then the cheapest of the others."""
+        if seat is None:
+            seat = self.to_move
+        trick = self.trick
+        allowed = self.follow(self.hands[seat], trick)
+        live, groups = self.live, self._groups
         out: list[int] = []
-        later: list[int] = []  # leads from classes whose strongest card is someone else's
-        for chain, mask in self.chains:
-            if not allowed & mask:
+        low: list[int] = []  # leads from classes whose strongest card is a partner's
+        later: list[int] = []  # leads from classes whose strongest card is an opponent's
+        for i, (chain, mask) in enumerate(self.chains):
+            mine = allowed & mask
+            if not mine:
                 continue
-            group: list[int] = []
-            previous = -1  # the value of the previous live card when it is ours and mergeable
-            top = False  # whether the strongest live card of the class so far is ours
-            for c in chain:
-                bit = 1 << c
-                if not live & bit:
-                    continue
-                top = bool(allowed & bit)
-                if top:
-                    if values[c] != previous or no_merge & bit:
-                        group.append(c)
-                    previous = -1 if no_merge & bit else values[c]
-                else:
-                    previous = -1
-            group.reverse()
-            if top or self.trick:
+            key = (i, mine, live & mask)
+            found = groups.get(key)
+            if found is None:
+                found = groups[key] = self._group(chain, mine, live)
+            group, top = found
+            if trick or mine >> top & 1:
                 out += group
+            elif self.team[self._holder(top)] == self.team[seat]:
+                low += group
             else:
                 later += group
-        if self.trick:
-            out.sort(key=self._follow_order)
-        return out + later
+        if not trick:
+            place = self._place
+            out.sort(key=place.__getitem__, reverse=True)
+            low.sort(key=place.__getitem__)
+            later.sort(key=place.__getitem__, reverse=True)
+            return out + low + later
+        # Whose the trick would be with each card: ours (or our side's), or theirs. A card
+        # takes the trick if it beats the card that holds it now, as if that card had been led.
+        taker = self.taker
+        holds = taker(trick)
+        top = trick[holds]
+        ours = self.team[(self.leader + holds) % self.n] == self.team[seat]
+        situation = (top, ours, *out)
+        order = self._orders.get(situation)
+        if order is None:
+            duel = [top, 0]
+            keep: list[int] = []
+            give: list[int] = []
+            for c in out:
+                duel[1] = c
+                (keep if ours or taker(duel) == 1 else give).append(c)
+            keep.sort(key=self.values.__getitem__, reverse=True)
+            give.sort(key=self.values.__getitem__)
+            order = self._orders[situation] = keep + give
+        return order[:]
 
-    def _follow_order(self, c: int) -> tuple[int, int]:
-        """Try first the cards that leave the trick to our side, the costliest of them first
-        (points to a partner's trick); then the cheapest of the others."""
-        trick = self.trick
-        trick.append(c)
-        winner = (self.leader + self.taker(trick)) % self.n
-        trick.pop()
-        if self.team[winner] == self.team[(self.leader + len(trick)) % self.n]:
-            return 0, -self.values[c]
-        return 1, self.values[c]
+    def _holder(self, c: int) -> int:
+        """The seat that holds card ``c``."""
+        return next(s for s, hand in enumerate(self.hands) if hand >> c & 1)
+
+    def _group(self, chain: tuple[int, ...], mine: int, live: int) -> tuple[tuple[int, ...], int]:
+        """One card of each run of equivalent cards of ``mine`` in a follow class, strongest first
+        (a run: cards next to each other among the live ones, of the same value, that may be
+        merged); and the strongest live card of the class."""
+        values, no_merge = self.values, self.no_merge
+        group: list[int] = []
+        previous = -1  # the value of the previous live card when it is ours and mergeable
+        top = -1
+        for c in chain:
+            bit = 1 << c
+            if not live & bit:
+                continue
+            top = c
+            if mine & bit:
+                if values[c] != previous or no_merge & bit:
+                    group.append(c)
+                previous = -1 if no_merge & bit else values[c]
+            else:
+                previous = -1
+        group.reverse()
+        return tuple(group), top
 
     # -- the search ----------------------------------------------------------------------------
 
@@ -196,13 +280,16 @@ class Ending:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise SearchBudget
-        trick = self.trick
+        trick, hands, n = self.trick, self.hands, self.n
         start = not trick
         lo, hi, best = -INF, INF, -1
         key: object = None
         if start:
-            if not self.hands[self.leader]:
+            hand = hands[self.leader]
+            if not hand:
                 return 0 if self.terminal is None else self.terminal(self.taken, self.won, self.last_taker)
+            if hand & (hand - 1) == 0 and self.terminal is None:
+                return self._last_trick()
             if self.depth >= self.depth_limit:
                 return self.estimate()
             key = self.key()
@@ -217,27 +304,31 @@ class Ending:
                 return hi
             alpha, beta = max(alpha, lo), min(beta, hi)
         alpha0, beta0 = alpha, beta
-        seat = (self.leader + len(trick)) % self.n
-        hand = self.hands[seat]
-        moves = self.moves()
+        seat = (self.leader + len(trick)) % n
+        hand = hands[seat]
+        moves = self.moves(seat)
         if best in moves:
             moves.remove(best)
             moves.insert(0, best)
         maximise = self.team[seat]
         value = -INF if maximise else INF
+        completes = len(trick) + 1 == n
+        search = self._complete if completes else self.search
         for c in moves:
-            self.hands[seat] = hand ^ (1 << c)
+            hands[seat] = hand ^ (1 << c)
             trick.append(c)
-            v = self._complete(alpha, beta) if len(trick) == self.n else self.search(alpha, beta)
+            v = search(alpha, beta)
             trick.pop()
-            self.hands[seat] = hand
+            hands[seat] = hand
             if maximise:
                 if v > value:
                     value, best = v, c
-                    alpha = max(alpha, v)
+                    if v > alpha:
+                        alpha = v
             elif v < value:
                 value, best = v, c
-                beta = min(beta, v)
+                if v < beta:
+                    beta = v
             if alpha >= beta:
                 break
         if start:
@@ -253,21 +344,28 @@ class Ending:
         self.last_best = best
         return value
 
+    def _last_trick(self) -> int:
+        """What the maximising side gains from the last trick, where every card is forced."""
+        n, leader, hands = self.n, self.leader, self.hands
+        cards = [hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
+        if not self.team[(leader + self.taker(cards)) % n]:
+            return 0
+        return self.rest
+
     def _complete(self, alpha: int, beta: int) -> int:
         """Take the full trick, search on, and put it back."""
-        trick = self.trick
-        cards = trick[:]
+        cards = self.trick
         leader = self.leader
         winner = (leader + self.taker(cards)) % self.n
+        values = self.values
         gain = self.trick_bonus
         mask = 0
         for c in cards:
-            gain += self.values[c]
+            gain += values[c]
             mask |= 1 << c
-        last = not self.hands[winner]
-        if last:
+        if not self.hands[winner]:
             gain += self.last_bonus
-        trick.clear()
+        self.trick = []
         self.leader = winner
         self.live ^= mask
         self.rest -= gain
@@ -289,7 +387,7 @@ class Ending:
             self.rest += gain
             self.live ^= mask
             self.leader = leader
-            trick.extend(cards)
+            self.trick = cards
         return v
 
     def estimate(self) -> int:
@@ -299,26 +397,65 @@ class Ending:
         return self.terminal(self.taken, self.won, self.leader)
 
     def mtdf(self, guess: int = 0, search: Callable[[int, int], int] | None = None) -> int:
-        """The exact value, by zero-window searches that move a bound each time."""
+        """The value, by zero-window searches that move a bound each time: exact, or in the
+        additive form any gain whose ``finish`` is the exact one's (only the steps of ``finish``
+        are tested, so the search stops once the value is known to the seat's precision)."""
         search = search or self.search
-        lo, hi = (0, self.rest) if self.terminal is None else (-INF, INF)
+        if self.terminal is None:
+            lo, hi = 0, self.rest
+            steps = self.steps()
+        else:
+            lo, hi, steps = -INF, INF, []
         g = min(max(guess, lo), hi)
         self.best = -1
-        while lo < hi:
-            beta = g + 1 if g == lo else g
+        stride = 0
+        while (steps[lo] != steps[hi]) if steps else lo < hi:
+            beta = step_to_test(steps, lo, hi, g, stride) if steps else g + 1 if g == lo else g
             self.last_best = -1
             g = search(beta - 1, beta)
             if g < beta:
                 hi = g
+                stride = 2 * stride if stride < 0 else -1
             else:
                 lo = g
+                stride = 2 * stride if stride > 0 else 1
                 # A search that fails high has found a card worth at least g.
                 self.best = self.last_best
-        return g
+        return g if not steps else lo
+
+    def steps(self) -> list[int]:
+        """For every gain the search can return, which step of ``finish`` it is on."""
+        if self._steps is None:
+            finished = [self.finish(x) for x in range(self.rest + 1)]
+            self._steps = [0]
+            for x in range(1, self.rest + 1):
+                self._steps.append(self._steps[-1] + (finished[x] != finished[x - 1]))
+        return self._steps
 
     def value(self) -> int:
         """The seat's value: exact, or SearchBudget once the budget is spent."""
-        return self.finish(self.mtdf(self.rest // 2 if self.terminal is None else 0))
+        guess = self.rest // 2 if self.terminal is None else 0
+        return self.finish(self._kernel_gain(guess) if self._uses_kernel() else self.mtdf(guess))
+
+    def _uses_kernel(self) -> bool:
+        return self.compiled and self.depth_limit >= INF
+
+    def _kernel_gain(self, guess: int, first: int = -1) -> int:
+        """As ``mtdf``, by the compiled kernel: the gain (after card ``first`` if given)."""
+        if self._kernel is None:
+            from osteria.bots import solver_kernel
+
+            chains = solver_kernel.chain_table([chain for chain, _ in self.chains])
+            self._kernel = solver_kernel.Search(self.hands, self.trick, self.leader, self.team, self.values, chains,
+                                                self.last_bonus, self.rest, self.steps())
+        found = self._kernel.gain(guess, self.max_nodes, first)
+        self.nodes = self._kernel.nodes
+        if found is None:
+            raise SearchBudget
+        gained, best = found
+        if first < 0:
+            self.best = best
+        return gained
 
     def move_values(self) -> dict[int, int]:
         """The value of each card the seat to move may play (equivalent cards share one)."""
@@ -341,7 +478,7 @@ class Ending:
                 finally:
                     self.trick.pop()
                     self.hands[seat] = hand
-            guess = self.mtdf(guess, after)
+            guess = self._kernel_gain(guess, c) if self._uses_kernel() else self.mtdf(guess, after)
             values[c] = self.finish(guess)
         return {c: values[r] for c, r in representative.items()}
 
@@ -473,21 +610,38 @@ def in_play(deal: Deal) -> bool:
     return deal.over or phase is None or phase in ("play", q.PLAY)
 
 
-def ending(deal: Deal, seat: int) -> Ending:
-    """The open-handed trick play of a deal in its card play, valued for ``seat``."""
+def ending(deal: Deal, seat: int, compiled: bool = True) -> Ending:
+    """The open-handed trick play of a deal in its card play, valued for ``seat``. With
+    ``compiled`` (the default), the compiled kernel searches it where the kernel applies
+    (Tressette and Calabresella of three or four seats) and numba is installed; without, the
+    pure-Python reference does."""
     if not in_play(deal) or deal.over:
         raise ValueError("the solver searches the card play of a deal in progress")
     if isinstance(deal, TressetteDeal):
-        return _tressette(deal, seat)
-    if isinstance(deal, CalabresellaDeal):
-        return _calabresella(deal, seat)
-    if isinstance(deal, TraversoneDeal):
+        e = _tressette(deal, seat)
+    elif isinstance(deal, CalabresellaDeal):
+        e = _calabresella(deal, seat)
+    elif isinstance(deal, TraversoneDeal):
         return _traversone(deal, seat)
-    if isinstance(deal, q.QuattrigghiuDeal):
+    elif isinstance(deal, q.QuattrigghiuDeal):
         return _quattrigghiu(deal, seat)
-    if isinstance(deal, sa.SancagnaDeal):
+    elif isinstance(deal, sa.SancagnaDeal):
         return _sancagna(deal, seat)
-    raise ValueError(f"no solver for {type(deal).__name__}")
+    else:
+        raise ValueError(f"no solver for {type(deal).__name__}")
+    e.compiled = compiled and e.n <= kernel_seats()
+    return e
+
+
+@functools.cache
+def kernel_seats() -> int:
+    """The most seats the compiled kernel searches; 0 where it cannot run (numba, the ``fast``
+    extra, is not installed)."""
+    try:
+        from osteria.bots import solver_kernel
+    except ImportError:
+        return 0
+    return solver_kernel.MAX_SEATS
 
 
 def final_value(deal: Deal, seat: int) -> int:
@@ -515,8 +669,9 @@ class Solver:
     """Solves deals for one seat; ``max_nodes`` bounds each search, beyond which the value is
     estimated (``Solution.exact`` is then false)."""
 
-    def __init__(self, max_nodes: int | None = None) -> None:
+    def __init__(self, max_nodes: int | None = None, compiled: bool = True) -> None:
         self.max_nodes = max_nodes
+        self.compiled = compiled  # false: the pure-Python reference, also where the kernel applies
 
     def solve(self, deal: Deal, seat: int | None = None) -> Solution:
         """The value of the deal for ``seat`` (the seat to move by default) and its best card."""
@@ -544,13 +699,13 @@ class Solver:
 
     def _run(self, deal: Deal, seat: int, search: Callable[[Ending], _T]) -> tuple[_T, bool]:
         """A search within the budget; past it, a fresh one of the limited depth."""
-        e = ending(deal, seat)
+        e = ending(deal, seat, self.compiled)
         if self.max_nodes is not None:
             e.max_nodes = self.max_nodes
         try:
             return search(e), True
         except SearchBudget:
-            shallow = ending(deal, seat)
+            shallow = ending(deal, seat, self.compiled)
             shallow.depth_limit = FALLBACK_TRICKS
             return search(shallow), False
 

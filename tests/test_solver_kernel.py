@@ -1,0 +1,124 @@
+"""The compiled solver kernel against the pure-Python reference: the same values, everywhere."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+import osteria
+from osteria.bots import solver
+from osteria.engine import Deal
+from osteria.rules.tressette import TRICKS, TressetteDeal
+from test_solver import ending
+
+pytest.importorskip("numba")  # the kernel is the fast extra's
+
+
+def played_to(seed: int, tricks_left: int, extra_cards: int = 0, **options: object) -> TressetteDeal:
+    """A Tressette deal played at random (accusi and signals included) until ``tricks_left``
+    tricks remain, then ``extra_cards`` cards into the next trick."""
+    rng = random.Random(seed)
+    deal = osteria.new_match("tressette", seed=seed, **options).deal  # type: ignore[arg-type]
+    assert isinstance(deal, TressetteDeal)
+    while deal.tricks_done < TRICKS - tricks_left or len(deal.trick) < extra_cards:
+        deal.apply(rng.choice(deal.legal()))
+    return deal
+
+
+def agree(deal: Deal, seat: int) -> None:
+    """The kernel and the reference give the same value, the same value to every card, and a
+    best card that is worth the value."""
+    kernel, pure = solver.Solver().solve(deal, seat), solver.Solver(compiled=False).solve(deal, seat)
+    assert kernel.exact and pure.exact
+    assert kernel.value == pure.value
+    if seat == deal.to_move:
+        kernel_values, _ = solver.Solver().move_values(deal)
+        pure_values, _ = solver.Solver(compiled=False).move_values(deal)
+        assert kernel_values == pure_values
+        assert kernel_values[kernel.best] == kernel.value
+
+
+@pytest.mark.parametrize("options", [{}, {"segni": "sud"}, {"segni": "muto"}, {"morto": [2]}])
+def test_the_kernel_agrees_with_the_reference_on_tressette_endings(options: dict[str, object]) -> None:
+    for seed in range(40):
+        deal = played_to(seed, 2 + seed % 4, seed % 4, **options)
+        assert solver.ending(deal, 0).compiled
+        seat = deal.to_move
+        assert seat is not None
+        agree(deal, seat)
+        agree(deal, (seat + 1) % 4)
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_kernel_agrees_with_the_reference_in_calabresella(seats: int) -> None:
+    rng = random.Random(seats)
+    for _ in range(40):
+        deal = ending("calabresella", rng, 4, seats=seats)
+        assert solver.ending(deal, 0).compiled
+        seat = deal.to_move
+        assert seat is not None
+        agree(deal, seat)
+        agree(deal, (seat + 1) % seats)
+
+
+def test_the_kernel_agrees_with_the_reference_on_eight_trick_endings() -> None:
+    for seed in (2, 11, 16):
+        deal = played_to(seed, 8)
+        seat = deal.to_move
+        assert seat is not None
+        kernel, pure = solver.Solver().solve(deal), solver.Solver(compiled=False).solve(deal)
+        assert (kernel.value, kernel.nodes > 0) == (pure.value, True)
+        after = deal.copy()
+        after.apply(kernel.best)
+        assert solver.Solver().solve(after, seat).value == kernel.value
+
+
+def test_the_kernel_serves_where_it_applies_and_the_reference_elsewhere() -> None:
+    def compiled(game: str, **options: object) -> bool:
+        return solver.ending(ending(game, random.Random(1), 5, **options), 0).compiled
+
+    assert compiled("tressette")
+    assert compiled("calabresella", seats=4)
+    assert not compiled("calabresella", seats=5)  # five hands: more than the kernel keys
+    assert not compiled("traversone")
+    assert not compiled("quattrigghiu")
+    assert not compiled("sancagna")
+    deal = played_to(0, 4)
+    assert not solver.ending(deal, 0, compiled=False).compiled
+
+
+def test_a_spent_budget_in_the_kernel_gives_an_estimate_and_leaves_the_deal_alone() -> None:
+    deal = played_to(3, TRICKS)
+    before = deal.copy().__dict__
+    e = solver.ending(deal, deal.to_move)  # type: ignore[arg-type]
+    e.max_nodes = 500
+    hands = list(e.hands)
+    with pytest.raises(solver.SearchBudget):
+        e.value()
+    assert e.nodes == 501 and e.hands == hands
+    rough = solver.Solver(max_nodes=500).solve(deal)
+    assert not rough.exact
+    assert rough.best in deal.legal()
+    assert deal.__dict__ == before
+
+
+def test_without_numba_the_solver_is_pure_python() -> None:
+    script = (
+        "import sys; sys.modules['numba'] = None\n"
+        "import osteria\n"
+        "from osteria.bots import solver\n"
+        "deal = osteria.new_match('tressette', seed=4).deal\n"
+        "while deal.tricks_done < 8: deal.apply(deal.legal()[0])\n"
+        "assert solver.kernel_seats() == 0 and not solver.ending(deal, 0).compiled\n"
+        "print(solver.Solver().solve(deal).value)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    deal = osteria.new_match("tressette", seed=4).deal
+    assert isinstance(deal, TressetteDeal)
+    while deal.tricks_done < 8:
+        deal.apply(deal.legal()[0])
+    assert int(done.stdout) == solver.Solver().solve(deal).value
