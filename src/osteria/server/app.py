@@ -1,0 +1,412 @@
+"""The web application: HTTP endpoints, the WebSocket of the live table, the browser's files.
+
+The protocol is docs/online.md. Every field a client sends is checked here (pydantic models, size
+and rate limits) before a table sees it; a refused message gets an ``error`` message, and only
+the client that sent it hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager, suppress
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from osteria.bots.levels import LEVELS
+from osteria.cards import RANK_NAMES, SUIT_NAMES
+from osteria.engine import Game
+from osteria.records import RecordError
+from osteria.rules import GAMES
+from osteria.server import fair
+from osteria.server.store import Store
+from osteria.server.tables import Client, Message, Settings, Table, TableError, Tables, encode
+from osteria.tui.views import game_terms
+
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE_BYTES = 4096
+MAX_BODY_BYTES = {"/api/verify": 4 * 1024 * 1024}  # a record of a long match is large
+MAX_OTHER_BODY_BYTES = 16 * 1024
+CHAT_LENGTH = 280
+
+
+def _plain_name(name: str | None) -> str | None:
+    if name is None:
+        return None
+    name = " ".join(name.split())
+    if any(not ch.isprintable() for ch in name):
+        raise ValueError("a name holds printable characters only")
+    return name or None
+
+
+Name = Annotated[str | None, Field(default=None, max_length=32)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PlayerSpec(Strict):
+    kind: Literal["human", "bot"]
+    level: Literal["facile", "medio", "difficile", "maestro"] = "medio"
+    name: Name = None
+
+    _name = field_validator("name")(classmethod(lambda cls, v: _plain_name(v)))
+
+
+class CreateTable(Strict):
+    game: str = Field(max_length=40)
+    seats: int | None = Field(default=None, ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=20)
+    players: list[PlayerSpec] = Field(default_factory=list, max_length=16)
+    stand_in_level: Literal["facile", "medio", "difficile", "maestro"] = "medio"
+
+
+class Join(Strict):
+    invite: str = Field(max_length=64)
+    name: Name = None
+    seat: int | None = Field(default=None, ge=0, le=15)
+
+    _name = field_validator("name")(classmethod(lambda cls, v: _plain_name(v)))
+
+
+class Start(Strict):
+    token: str = Field(max_length=64)
+
+
+class PlayMessage(Strict):
+    type: Literal["play"]
+    action: str = Field(min_length=1, max_length=100)
+    move: int | None = Field(default=None, ge=0)
+
+
+class ChatMessage(Strict):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=CHAT_LENGTH)
+
+
+class HintMessage(Strict):
+    type: Literal["hint"]
+
+
+class AnalysisMessage(Strict):
+    type: Literal["analysis"]
+    deal_index: int = Field(ge=0, le=100_000)
+
+
+class StartMessage(Strict):
+    type: Literal["start"]
+
+
+class PingMessage(Strict):
+    type: Literal["ping"]
+
+
+Incoming = Annotated[PlayMessage | ChatMessage | HintMessage | AnalysisMessage | StartMessage | PingMessage,
+                     Field(discriminator="type")]
+INCOMING: TypeAdapter[Incoming] = TypeAdapter(Incoming)
+
+
+class Bucket:
+    """A token bucket: ``rate`` a second, up to ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def _error(code: str, message: str, move: int | None = None) -> Message:
+    return {"type": "error", "code": code, "message": message, "move": move}
+
+
+def _validation_message(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "message"
+    return f"{where}: {first['msg']}"
+
+
+def create_app(data: str | Path = "osteria-data", database: str | None = None,
+               settings: Settings | None = None) -> FastAPI:
+    """The application; the store opens, and every stored table resumes, when it starts."""
+    settings = settings or Settings()
+    state: dict[str, Tables] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store.open(data, database)
+        executor = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="osteria-bot")
+        tables = Tables(store, executor, settings)
+        state["tables"] = tables
+        tables.resume_all()
+        try:
+            yield
+        finally:
+            for table in tables.tables.values():
+                for client in list(table.clients):
+                    client.close()
+            executor.shutdown(wait=False, cancel_futures=True)
+            store.close()
+
+    app = FastAPI(title="osteria", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+
+    def tables() -> Tables:
+        return state["tables"]
+
+    def table_of(table_id: str) -> Table:
+        try:
+            return tables().get(table_id)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        if request.method == "POST":
+            limit = MAX_BODY_BYTES.get(request.url.path, MAX_OTHER_BODY_BYTES)
+            length = request.headers.get("content-length")
+            if length is None or not length.isdigit():
+                return JSONResponse({"detail": "a request body needs its Content-Length"}, status_code=411)
+            if int(length) > limit:
+                return JSONResponse({"detail": f"the body is larger than {limit} bytes"}, status_code=413)
+        return await call_next(request)
+
+    def page() -> Response:
+        index = STATIC / "index.html"
+        if not index.is_file():
+            return JSONResponse({"detail": "the browser table is not installed"}, status_code=404)
+        return FileResponse(index, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> Response:
+        return page()
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        return page()
+
+    def game_entry(name: str, rules: type[Game]) -> dict[str, Any]:
+        glossary, signal_names = game_terms(rules())
+        return {"name": name, "seat_counts": list(rules.seat_counts), "default_seats": rules.default_seats,
+                "options": [{"name": o.name, "default": o.default,
+                             "choices": None if o.choices is None else list(o.choices), "doc": o.doc}
+                            for o in rules.option_specs],
+                "glossary": {word: list(meaning) for word, meaning in glossary.items()},
+                "signal_names": {word: list(meaning) for word, meaning in signal_names.items()}}
+
+    games = {"games": [game_entry(name, rules) for name, rules in GAMES.items()], "levels": list(LEVELS),
+             "cards": {"suit_names": {lang: list(names) for lang, names in SUIT_NAMES.items()},
+                       "rank_names": {lang: list(names) for lang, names in RANK_NAMES.items()}}}
+
+    @app.get("/api/games")
+    async def list_games() -> dict[str, Any]:
+        return games
+
+    openers: dict[str, Bucket] = {}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        address = request.client.host if request.client else "?"
+        if address not in openers:
+            if len(openers) > 100_000:
+                openers.clear()  # forget old addresses rather than grow without end
+            openers[address] = Bucket(settings.tables_per_minute / 60, settings.tables_burst)
+        if not openers[address].take():
+            raise HTTPException(429, "too many tables opened from this address: wait a minute")
+        try:
+            table = tables().create(body.game, body.seats, body.options,
+                                    [(p.kind, p.level, p.name) for p in body.players], body.stand_in_level)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        base = f"/t/{table.id}"
+        return {"table_id": table.id, "invite": table.row.invite, "invite_link": f"{base}?invite={table.row.invite}",
+                "watch_link": base,
+                "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "token": s.token,
+                           "link": f"{base}?seat={s.seat}&token={s.token}" if s.token else None}
+                          for s in table.seats],
+                "table": table.state()}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_state(table_id: str) -> dict[str, Any]:
+        return table_of(table_id).state()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: Join, response: Response) -> dict[str, Any]:
+        table = table_of(table_id)
+        try:
+            seat, token = table.join(body.invite, body.name, body.seat)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        response.set_cookie(f"osteria_{table_id}", token, httponly=True, samesite="lax", path="/")
+        return {"seat": seat, "token": token, "link": f"/t/{table_id}?seat={seat}&token={token}"}
+
+    @app.post("/api/tables/{table_id}/start")
+    async def start(table_id: str, body: Start) -> dict[str, Any]:
+        table = table_of(table_id)
+        try:
+            table.start(table.seat_of_token(body.token))
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        return table.state()
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> dict[str, Any]:
+        return table_of(table_id).record()
+
+    @app.post("/api/verify")
+    async def verify(request: Request) -> dict[str, Any]:
+        try:
+            record = json.loads(await request.body())
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise HTTPException(400, f"not a JSON record: {exc}") from None
+        if not isinstance(record, dict):
+            raise HTTPException(400, "a record is a JSON object")
+        try:
+            # Replaying a long record takes a while: not on the event loop.
+            checks = await asyncio.get_running_loop().run_in_executor(None, fair.verify_record, record)
+        except RecordError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return {"ok": all(c.ok for c in checks), "deals": [c.as_json() for c in checks]}
+
+    @app.websocket("/ws/{table_id}")
+    async def live(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        # Accepted before any refusal, so that the client learns why from the close code.
+        await websocket.accept()
+        try:
+            table = tables().get(table_id)
+            seat = table.seat_of_token(token)
+        except TableError as exc:
+            await websocket.close(code=4404 if exc.status == 404 else 4403, reason=exc.message)
+            return
+        cookie = websocket.cookies.get(f"osteria_{table_id}")
+        if seat is None and cookie is not None:
+            with suppress(TableError):
+                seat = table.seat_of_token(cookie)
+        client = Client(seat)
+        writer = asyncio.create_task(_write(websocket, client))
+        table.connect(client)
+        try:
+            await _read(websocket, table, client)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.disconnect(client)
+            # The writer sends the closing code (4429 for a flood) and stops.
+            with suppress(TimeoutError):
+                await asyncio.wait_for(writer, timeout=5)
+
+    return app
+
+
+async def _write(websocket: WebSocket, client: Client) -> None:
+    with suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while messages := await client.next_messages():
+            for message in messages:
+                await websocket.send_text(message if isinstance(message, str) else encode(message))
+        await websocket.close(code=client.close_code)
+
+
+async def _read(websocket: WebSocket, table: Table, client: Client) -> None:
+    messages, chat = Bucket(20, 40), Bucket(0.5, 5)
+    refused = 0
+    background: set[asyncio.Task[None]] = set()
+    while not client.closed:
+        received = await websocket.receive()
+        if received["type"] == "websocket.disconnect":
+            return
+        text = received.get("text")
+        if not messages.take():
+            refused += 1
+            if refused > 100:  # far over the limit, on and on: not a person
+                client.close(4429)
+                return
+            client.send(_error("rate_limited", "too many messages: at most 20 a second"))
+            continue
+        if text is None:
+            client.send(_error("bad_message", "messages are JSON text, not binary"))
+            continue
+        if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+            client.send(_error("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes"))
+            continue
+        try:
+            message = INCOMING.validate_python(json.loads(text))
+        except json.JSONDecodeError as exc:
+            client.send(_error("bad_message", f"not JSON: {exc.msg}"))
+            continue
+        except ValidationError as exc:
+            client.send(_error("bad_message", _validation_message(exc)))
+            continue
+        if client.seat is not None:
+            table.came_back(client.seat)
+        try:
+            if isinstance(message, PingMessage):
+                client.send({"type": "pong"})
+            elif isinstance(message, ChatMessage):
+                if not chat.take():
+                    client.send(_error("rate_limited", "at most 5 chat lines in 10 seconds"))
+                else:
+                    table.say(client.seat, " ".join(message.text.split()) or "…")
+            elif isinstance(message, PlayMessage):
+                if client.seat is None:
+                    raise TableError("spectator", "a spectator does not play")
+                table.play(client.seat, message.action, move=message.move)
+            elif isinstance(message, StartMessage):
+                table.start(client.seat)
+            else:
+                task = asyncio.create_task(_answer(table, client, message))
+                background.add(task)
+                task.add_done_callback(background.discard)
+        except TableError as exc:
+            client.send(_error(exc.code, exc.message, table.move))
+
+
+async def _answer(table: Table, client: Client, message: HintMessage | AnalysisMessage) -> None:
+    """A hint or an analysis, computed off the event loop, for the asking client only."""
+    try:
+        if isinstance(message, HintMessage):
+            client.send(await table.hint(client.seat))
+        else:
+            client.send(await table.analysis(message.deal_index, client.send))
+    except TableError as exc:
+        client.send(_error(exc.code, exc.message, table.move))
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path = "osteria-data",
+          database: str | None = None, settings: Settings | None = None) -> None:
+    """Run the server until interrupted; StoreError for a database that cannot be opened, OSError
+    when it cannot listen at ``host:port``."""
+    import socket
+
+    import uvicorn
+
+    Store.open(data, database).close()  # a database that cannot be opened is said before anything starts
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError:
+        listener.close()
+        raise
+    config = uvicorn.Config(create_app(data, database, settings), ws_max_size=4 * MAX_MESSAGE_BYTES,
+                            log_level="warning")
+    print(f"osteria: http://{host}:{port}", file=sys.stderr)
+    uvicorn.Server(config).run(sockets=[listener])

@@ -1,0 +1,1158 @@
+// The browser table of `osteria serve`: the lobby, joining with an invitation, and the live table
+// over the WebSocket of docs/online.md. The server holds the truth: this page draws the seat's
+// observation it is sent and sends back the action clicked, one of the legal actions it was given.
+
+import { RANKS, SUITS, cardBack, cardChip, cardFace, isCard, suitChip } from "/static/cards.js";
+import { say } from "/static/words.js";
+
+// A kind of action with more variants than this (the 1,820 discards of Calabresella for three) is
+// chosen by picking its cards in the hand, not from a list of buttons (as the terminal table does).
+const MANY = 40;
+// Keys of an observation the table draws itself; any other key is listed as it is when the server
+// sends no lines for it (the terminal's TableView.handled, plus what the felt shows).
+const DRAWN = new Set([
+  "game", "options", "players", "seat", "deal_index", "results", "totals", "finished", "to_move", "legal_actions",
+  "dealer", "hand", "hands", "hand_sizes", "trick", "last_trick", "history", "played", "trump", "turned", "bottom",
+  "leader", "tricks_played", "tricks",
+]);
+// The word for trumps in each game that has them.
+const TRUMP_WORD = { quattrigghiu: "trunfu", sancagna: "briscola" };
+const RECONNECT_MS = [500, 1000, 2000, 4000];
+const DEAL_NOTICE_MS = 8000;
+const HAND_GAP_PX = 4; // the gap between the hand's cards (style.css)
+const MIN_CARD_PX = 40;
+
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  lang: "it",
+  games: null, // GET /api/games
+  tableId: null,
+  token: null,
+  ws: null,
+  retries: 0,
+  closed: false, // no reconnecting (a wrong token, an unknown table)
+  table: null, // the table state
+  seat: null,
+  view: null,
+  legal: [],
+  lines: null,
+  error: null,
+  sent: null, // the move at which an action was sent, until the next state
+  chat: [],
+  dealEnds: new Map(),
+  analyses: new Map(),
+  hint: null,
+  selection: null, // {word, need, chosen: Set, byKey: Map}
+  dealNotice: null, // {index, until}: a deal just ended
+};
+
+// -- words ---------------------------------------------------------------------------------
+
+function t(key, values) {
+  return say(app.lang, key, values);
+}
+
+// The card names the server serves (cards.py's), with the notation itself as a fallback.
+function cardWords() {
+  const names = app.games && app.games.cards;
+  return {
+    lang: app.lang,
+    rank_names: names ? names.rank_names[app.lang] : [...RANKS],
+    suit_names: names ? names.suit_names[app.lang] : [...SUITS],
+  };
+}
+
+function translatePage() {
+  document.documentElement.lang = app.lang;
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  $("lang").value = app.lang;
+}
+
+function node(tag, className, text) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+function isSuit(word) {
+  return typeof word === "string" && word.length === 1 && SUITS.includes(word);
+}
+
+// An action's words as nodes: cards and suits drawn, game words as they are.
+function actionNodes(words) {
+  const out = [];
+  for (const word of words) {
+    if (isCard(word)) out.push(cardChip(word, cardWords()));
+    else if (isSuit(word)) out.push(suitChip(word, cardWords()));
+    else out.push(node("span", "word", word));
+  }
+  return out;
+}
+
+// What the server's words say an action's terms mean: the parts in brackets of its label.
+function meaningOf(entry) {
+  const label = entry[app.lang] || "";
+  return [...label.matchAll(/\(([^()]*)\)/g)].map((m) => m[1]).join("; ");
+}
+
+// Any JSON value, with cards and suits drawn (for the keys the page has no drawing of).
+function valueNodes(value) {
+  if (value === null || value === undefined) return [document.createTextNode("—")];
+  if (typeof value === "string") return actionNodes(value.split(" "));
+  if (Array.isArray(value) && value.length && value.every((item) => Array.isArray(item) && item.length === 2
+      && Number.isInteger(item[0]) && typeof item[1] === "string")) {
+    // [seat, words] pairs (accusi, cenni): the seat by its name.
+    const out = [];
+    value.forEach(([seat, words], i) => {
+      out.push(document.createTextNode(`${i ? ", " : ""}${playerName(seat)} `), ...valueNodes(words));
+    });
+    return out;
+  }
+  if (Array.isArray(value)) {
+    const out = [];
+    value.forEach((item, i) => {
+      if (i) out.push(document.createTextNode(" "));
+      out.push(...valueNodes(item));
+    });
+    return out;
+  }
+  if (typeof value === "object") {
+    const out = [];
+    for (const [key, item] of Object.entries(value)) out.push(document.createTextNode(` ${key}: `), ...valueNodes(item));
+    return out;
+  }
+  return [document.createTextNode(String(value))];
+}
+
+// A seat's name; a name that several seats share ("bot medio") gets the seat's number.
+function playerName(seat) {
+  const players = (app.table && app.table.players) || [];
+  const name = players[seat] && players[seat].name;
+  if (!name) return t("seat", { n: seat + 1 });
+  return players.filter((p) => p.name === name).length > 1 ? `${name} ${seat + 1}` : name;
+}
+
+function shownName(seat) {
+  return seat === app.seat ? `${playerName(seat)} (${t("you")})` : playerName(seat);
+}
+
+// -- start ---------------------------------------------------------------------------------
+
+async function fetchJson(url, options = {}) {
+  const response = await fetch(url, {
+    ...options,
+    headers: { "Content-Type": "application/json", ...(options.headers || {}) },
+  });
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const detail = body && body.detail;
+    const message = typeof detail === "string" ? detail
+      : Array.isArray(detail) && detail.length ? `${(detail[0].loc || []).join(".")}: ${detail[0].msg}`
+        : `HTTP ${response.status}`;
+    throw new Error(message);
+  }
+  return body;
+}
+
+function chooseLanguage(params) {
+  const asked = params.get("lang") || localStorage.getItem("osteria_lang");
+  if (asked === "it" || asked === "en") return asked;
+  return (navigator.language || "it").startsWith("it") ? "it" : "en";
+}
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  app.lang = chooseLanguage(params);
+  translatePage();
+  $("lang").addEventListener("change", () => {
+    app.lang = $("lang").value;
+    localStorage.setItem("osteria_lang", app.lang);
+    translatePage();
+    if (app.table) render();
+    else if (app.games) renderLobbyForm();
+  });
+  try {
+    app.games = await fetchJson("/api/games");
+  } catch (error) {
+    fatal(t("error", { message: error.message }));
+    return;
+  }
+  $("loading").hidden = true;
+  const match = location.pathname.match(/^\/t\/([^/]+)/);
+  if (!match) {
+    showLobby();
+    return;
+  }
+  app.tableId = decodeURIComponent(match[1]);
+  const saved = `osteria_token_${app.tableId}`;
+  const token = params.get("token");
+  if (token) {
+    localStorage.setItem(saved, token);
+    connect(token);
+  } else if (localStorage.getItem(saved)) {
+    connect(localStorage.getItem(saved));
+  } else if (params.get("invite")) {
+    showJoin(params.get("invite"));
+  } else {
+    connect(null); // a spectator, unless the server knows this browser's seat by its cookie
+  }
+}
+
+function fatal(message) {
+  $("loading").hidden = true;
+  $("fatal").textContent = message;
+  $("fatal").hidden = false;
+}
+
+// -- the lobby -----------------------------------------------------------------------------
+
+function showLobby() {
+  $("lobby").hidden = false;
+  const gameSelect = $("game");
+  for (const game of app.games.games) gameSelect.append(new Option(game.name, game.name));
+  gameSelect.addEventListener("change", () => renderLobbyForm(true));
+  $("seats").addEventListener("change", () => renderLobbyForm());
+  $("create-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    createTable();
+  });
+  renderLobbyForm(true);
+}
+
+function currentGame() {
+  return app.games.games.find((g) => g.name === $("game").value) || app.games.games[0];
+}
+
+function showValue(value) {
+  if (value === true) return app.lang === "it" ? "sì" : "yes";
+  if (value === false) return "no";
+  return Array.isArray(value) ? value.join(", ") : String(value);
+}
+
+function renderLobbyForm(reset = false) {
+  const game = currentGame();
+  const seats = $("seats");
+  const chosen = reset ? game.default_seats : Number(seats.value);
+  seats.replaceChildren(...game.seat_counts.map((n) => new Option(String(n), String(n))));
+  seats.value = String(game.seat_counts.includes(chosen) ? chosen : game.default_seats);
+  const options = $("options");
+  const previous = new Map([...options.querySelectorAll("[data-option]")].map((el) => [el.dataset.option, el.value]));
+  options.replaceChildren();
+  for (const option of game.options) {
+    const row = node("div", "form-row");
+    const id = `option-${option.name}`;
+    const label = node("label", "", option.name.replace(/_/g, " "));
+    label.htmlFor = id;
+    let input;
+    if (option.choices) {
+      input = document.createElement("select");
+      for (const choice of option.choices) input.append(new Option(showValue(choice), JSON.stringify(choice)));
+      input.value = JSON.stringify(option.default);
+      if (!reset && previous.has(option.name)) input.value = previous.get(option.name);
+    } else if (Array.isArray(option.default)) {
+      // A list of seats (Tressette's morto): a box per seat.
+      input = node("span", "seat-boxes");
+      const count = Number($("seats").value);
+      const kept = !reset && previous.has(option.name) ? JSON.parse(previous.get(option.name)) : option.default;
+      for (let seat = 0; seat < count; seat++) {
+        const box = document.createElement("input");
+        box.type = "checkbox";
+        box.value = String(seat);
+        box.checked = kept.includes(seat);
+        const boxLabel = node("label", "seat-box");
+        boxLabel.append(box, document.createTextNode(t("seat_n", { n: seat + 1 })));
+        input.append(boxLabel);
+      }
+      input.value = JSON.stringify(kept);
+      input.addEventListener("change", () => {
+        input.value = JSON.stringify([...input.querySelectorAll("input:checked")].map((b) => Number(b.value)));
+      });
+    } else {
+      input = document.createElement("input");
+      input.value = showValue(option.default);
+      if (!reset && previous.has(option.name)) input.value = previous.get(option.name);
+    }
+    input.id = id;
+    input.dataset.option = option.name;
+    row.append(label, input);
+    if (option.doc) row.append(node("span", "doc", option.doc));
+    options.append(row);
+  }
+  const standIn = $("stand-in");
+  const level = standIn.value || "medio";
+  standIn.replaceChildren(...app.games.levels.map((l) => new Option(l, l)));
+  standIn.value = level;
+  renderSeatRows();
+}
+
+function renderSeatRows() {
+  const rows = $("seat-rows");
+  const before = [...rows.querySelectorAll(".seat-row")].map((row) => ({
+    kind: row.querySelector("[data-kind]")?.value, level: row.querySelector("[data-level]")?.value,
+    name: row.querySelector("[data-name]")?.value,
+  }));
+  rows.replaceChildren();
+  const count = Number($("seats").value);
+  for (let seat = 0; seat < count; seat++) {
+    const row = node("div", "form-row seat-row");
+    row.dataset.seat = String(seat);
+    row.append(node("label", "", t("seat_n", { n: seat + 1 }) + (seat === 0 ? ` (${t("you")})` : "")));
+    const name = document.createElement("input");
+    name.dataset.name = "";
+    name.maxLength = 32;
+    name.placeholder = seat === 0 ? t("your_name") : t("friend_name");
+    name.setAttribute("aria-label", name.placeholder);
+    if (seat === 0) {
+      name.value = before[0]?.name || localStorage.getItem("osteria_name") || "";
+      row.append(name);
+    } else {
+      const kind = document.createElement("select");
+      kind.dataset.kind = "";
+      kind.setAttribute("aria-label", t("seat_n", { n: seat + 1 }));
+      kind.append(new Option(t("bot"), "bot"), new Option(t("human"), "human"));
+      kind.value = before[seat]?.kind || "bot";
+      const level = document.createElement("select");
+      level.dataset.level = "";
+      level.setAttribute("aria-label", t("level"));
+      for (const l of app.games.levels) level.append(new Option(l, l));
+      level.value = before[seat]?.level || "medio";
+      name.value = before[seat]?.name || "";
+      const sync = () => {
+        level.hidden = kind.value !== "bot";
+        name.hidden = kind.value !== "human";
+      };
+      kind.addEventListener("change", sync);
+      sync();
+      row.append(kind, level, name);
+    }
+    rows.append(row);
+  }
+}
+
+function optionValue(option, input) {
+  if (option.choices || Array.isArray(option.default)) return JSON.parse(input.value);
+  const text = input.value.trim();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+async function createTable() {
+  const game = currentGame();
+  const options = {};
+  for (const option of game.options) {
+    const value = optionValue(option, $(`option-${option.name}`));
+    if (JSON.stringify(value) !== JSON.stringify(option.default)) options[option.name] = value;
+  }
+  const players = [...document.querySelectorAll(".seat-row")].map((row, seat) => {
+    const name = row.querySelector("[data-name]").value.trim() || undefined;
+    const kind = seat === 0 ? "human" : row.querySelector("[data-kind]").value;
+    return kind === "bot" ? { kind, level: row.querySelector("[data-level]").value } : { kind, ...(name ? { name } : {}) };
+  });
+  const ownName = document.querySelector('.seat-row [data-name]').value.trim();
+  if (ownName) localStorage.setItem("osteria_name", ownName);
+  $("create-error").textContent = "";
+  $("create").disabled = true;
+  try {
+    const created = await fetchJson("/api/tables", {
+      method: "POST",
+      body: JSON.stringify({
+        game: game.name, seats: Number($("seats").value), options, players, stand_in_level: $("stand-in").value,
+      }),
+    });
+    showInvites(created);
+  } catch (error) {
+    $("create-error").textContent = t("error", { message: error.message });
+  } finally {
+    $("create").disabled = false;
+  }
+}
+
+function linkRow(label, path) {
+  const item = node("li");
+  const input = document.createElement("input");
+  input.readOnly = true;
+  input.value = new URL(path, location.origin).href;
+  input.setAttribute("aria-label", label);
+  const copy = node("button", "", t("copy"));
+  copy.type = "button";
+  copy.addEventListener("click", () => copyText(input, copy));
+  item.append(node("strong", "", label), input, copy);
+  return item;
+}
+
+async function copyText(input, button) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  button.textContent = t("copied");
+  setTimeout(() => { button.textContent = t("copy"); }, 1500);
+}
+
+function showInvites(created) {
+  $("create-form").hidden = true;
+  const list = $("invite-list");
+  list.replaceChildren();
+  for (const seat of created.seats) {
+    if (seat.link) list.append(linkRow(t("seat_n", { n: seat.seat + 1 }) + (seat.seat === 0 ? ` (${t("you")})` : ""), seat.link));
+  }
+  list.append(linkRow(t("table_invite"), created.invite_link), linkRow(t("watch_link"), created.watch_link));
+  sessionStorage.setItem(`osteria_invite_${created.table_id}`, created.invite_link);
+  const mine = created.seats.find((s) => s.link);
+  localStorage.setItem(`osteria_token_${created.table_id}`, mine.token);
+  $("go-to-table").onclick = () => { location.href = mine.link; };
+  $("created").hidden = false;
+}
+
+// -- joining with the table's invitation -------------------------------------------------
+
+function showJoin(invite) {
+  $("join").hidden = false;
+  $("join-name").value = localStorage.getItem("osteria_name") || "";
+  $("join-watch").href = `/t/${encodeURIComponent(app.tableId)}`;
+  $("join-watch").onclick = (event) => {
+    event.preventDefault();
+    $("join").hidden = true;
+    history.replaceState(null, "", `/t/${encodeURIComponent(app.tableId)}`);
+    connect(null);
+  };
+  $("join-form").onsubmit = async (event) => {
+    event.preventDefault();
+    const name = $("join-name").value.trim();
+    if (name) localStorage.setItem("osteria_name", name);
+    try {
+      const joined = await fetchJson(`/api/tables/${encodeURIComponent(app.tableId)}/join`, {
+        method: "POST", body: JSON.stringify({ invite, ...(name ? { name } : {}) }),
+      });
+      localStorage.setItem(`osteria_token_${app.tableId}`, joined.token);
+      history.replaceState(null, "", joined.link);
+      $("join").hidden = true;
+      connect(joined.token);
+    } catch (error) {
+      $("join-error").textContent = t("error", { message: error.message });
+    }
+  };
+}
+
+// -- the live table ------------------------------------------------------------------------
+
+function connect(token) {
+  app.token = token;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}${query}`);
+  app.ws = ws;
+  ws.onopen = () => {
+    app.retries = 0;
+    send({ type: "ping" }); // any message brings a seat back from its stand-in bot
+  };
+  ws.onmessage = (event) => receive(JSON.parse(event.data));
+  ws.onclose = (event) => {
+    if (app.ws !== ws) return;
+    if (event.code === 4404) {
+      app.closed = true;
+      fatal(t("no_table"));
+    } else if (event.code === 4403) {
+      app.closed = true;
+      localStorage.removeItem(`osteria_token_${app.tableId}`);
+      fatal(t("bad_token"));
+    } else if (!app.closed) {
+      showBanner(t("reconnecting"), true);
+      const wait = RECONNECT_MS[Math.min(app.retries, RECONNECT_MS.length - 1)];
+      app.retries += 1;
+      setTimeout(() => connect(app.token), wait);
+    }
+  };
+}
+
+function send(message) {
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(message));
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "state": {
+      const moved = !app.table || app.table.move !== message.table.move;
+      app.table = message.table;
+      app.seat = message.seat;
+      app.view = message.view;
+      app.legal = message.legal || [];
+      app.lines = message.lines || null;
+      app.sent = null;
+      if (moved) {
+        app.error = null;
+        app.selection = null;
+        hideVariants();
+        if (app.hint && app.hint.move !== app.table.move) app.hint = null;
+      }
+      render();
+      break;
+    }
+    case "deal_end":
+      app.dealEnds.set(message.deal_index, message);
+      // The next deal begins at once: say how this one ended for a while.
+      app.dealNotice = { index: message.deal_index, until: Date.now() + DEAL_NOTICE_MS };
+      setTimeout(() => { if (app.table) renderBanner(); }, DEAL_NOTICE_MS + 50);
+      if (app.table) {
+        renderBanner();
+        renderResult();
+      }
+      break;
+    case "chat":
+      app.chat.push(message);
+      app.chat.splice(0, app.chat.length - 100);
+      renderChat();
+      break;
+    case "hint":
+      app.hint = message;
+      if (app.table) render();
+      break;
+    case "analysis_pending":
+    case "analysis":
+      app.analyses.set(message.deal_index, message);
+      if (app.table) renderResult();
+      break;
+    case "error":
+      app.error = message.message;
+      app.sent = null;
+      // A refused hint or analysis is no longer awaited (the button may be pressed again).
+      if (app.hint && app.hint.type === "pending") app.hint = null;
+      for (const [index, found] of app.analyses) if (found.type === "analysis_pending") app.analyses.delete(index);
+      if (app.table) render();
+      else fatal(t("error", { message: message.message }));
+      break;
+    default:
+      break; // pong, deal_start (the state after it says all)
+  }
+}
+
+function render() {
+  $("loading").hidden = true;
+  $("lobby").hidden = true;
+  $("join").hidden = true;
+  $("table-view").hidden = false;
+  const { table, view } = app;
+  document.title = `osteria · ${table.game}`;
+  // The table's version and status, for whoever drives the page (its tests).
+  $("table-view").dataset.move = String(table.move);
+  $("table-view").dataset.status = table.status;
+  $("table-view").dataset.seat = String(app.seat);
+  $("table-view").dataset.deals = String((table.result.deals || []).length);
+  $("table-title").textContent = `${table.game} · ${t("deal_n", { n: (view.deal_index ?? 0) + 1 })}`;
+  renderBanner();
+  renderFelt();
+  renderHand();
+  renderChoices();
+  renderPrompt();
+  renderScores();
+  renderInfo();
+  renderResult();
+  renderHint();
+  renderTools();
+  renderFair();
+  renderChat();
+  renderGlossary();
+}
+
+// The game's terms and what they mean, where the server lists them.
+function renderGlossary() {
+  const game = app.games.games.find((g) => g.name === app.table.game);
+  const column = app.lang === "it" ? 0 : 1;
+  // A term whose meaning is the term itself ("busso" in Italian) says nothing more.
+  const terms = Object.entries({ ...(game && game.glossary), ...(game && game.signal_names) })
+    .filter(([word, meaning]) => meaning[column] !== word.replace(/_/g, " "));
+  $("glossary-panel").hidden = !terms.length;
+  $("glossary").replaceChildren(...terms.map(([word, meaning]) => {
+    const item = node("li");
+    item.append(node("strong", "", `${word}: `), document.createTextNode(meaning[column]));
+    return item;
+  }));
+}
+
+function showBanner(text, warn = false) {
+  const banner = $("banner");
+  banner.textContent = text;
+  banner.className = warn ? "banner warn" : "banner";
+  banner.hidden = !text;
+}
+
+function renderBanner() {
+  const { table } = app;
+  if (table.status === "waiting") {
+    const free = table.players.filter((p) => p.kind === "human" && !p.taken).map((p) => playerName(p.seat));
+    showBanner(t("waiting_players", { names: free.join(", ") }));
+  } else if (table.status === "finished") {
+    const winners = table.result.winners || [];
+    showBanner(`${t("finished")} ${t("winners", { names: winners.map(shownName).join(", ") })}`);
+  } else if (app.dealNotice && app.dealNotice.until > Date.now()) {
+    const { result } = app.dealEnds.get(app.dealNotice.index);
+    showBanner(t("deal_over", { n: app.dealNotice.index + 1, outcome: result.outcome }));
+  } else if (app.seat === null) {
+    showBanner(t("spectating"));
+  } else {
+    showBanner("");
+  }
+}
+
+// Where a seat sits on the felt, in percent: the page's own seat at the bottom, and play going
+// counter-clockwise (the next seat at its right).
+function seatPlace(seat, across, down) {
+  const n = app.table.seats;
+  const base = app.seat ?? 0;
+  const angle = (2 * Math.PI * ((seat - base + n) % n)) / n;
+  return { x: 50 + across * Math.sin(angle), y: 50 + down * Math.cos(angle) };
+}
+
+// The words said with each card of the deal ("busso" after 4d), from the seat's history.
+function saidWith() {
+  const said = new Map();
+  for (const [, action] of app.view.history || []) {
+    const words = String(action).split(" ");
+    if (isCard(words[0]) && words.length > 1) said.set(words[0], words.slice(1).join(" "));
+  }
+  return said;
+}
+
+function renderFelt() {
+  const { view, table } = app;
+  // The corners (trumps, the previous trick) above the seats, so they never cover one.
+  const bar = node("div", "felt-bar");
+  const felt = node("div", "felt-area");
+  $("felt").replaceChildren(bar, felt);
+  $("felt").dataset.seats = String(table.seats);
+  const words = cardWords();
+  for (let seat = 0; seat < table.seats; seat++) {
+    const place = seatPlace(seat, 40, 40);
+    const box = node("div", "seat");
+    box.dataset.seat = String(seat);
+    box.style.left = `${place.x}%`;
+    box.style.top = `${place.y}%`;
+    if (view.to_move === seat) box.classList.add("to-move");
+    box.append(node("span", "name", shownName(seat)));
+    const player = table.players[seat];
+    const meta = node("span", "meta");
+    if (view.dealer === seat) meta.append(node("span", "badge", t("dealer")));
+    if (player.kind === "bot" && !playerName(seat).includes(player.level)) meta.append(node("span", "badge", player.level));
+    else if (player.stand_in) meta.append(node("span", "badge", t("stand_in_badge")));
+    else if (player.kind === "human" && player.taken && !player.connected) meta.append(node("span", "badge", t("offline")));
+    box.append(meta);
+    const open = Array.isArray(view.hands) && seat !== app.seat ? view.hands[seat] : null;
+    if (Array.isArray(open)) {
+      const hand = node("div", "open-hand");
+      for (const card of open) hand.append(cardFace(card, words));
+      box.append(hand);
+    } else if (seat !== app.seat && Array.isArray(view.hand_sizes)) {
+      const count = view.hand_sizes[seat] ?? 0;
+      const backs = node("div", "backs");
+      backs.title = t("cards_left", { n: count });
+      for (let i = 0; i < count; i++) backs.append(cardBack());
+      box.append(backs);
+    }
+    felt.append(box);
+  }
+  const said = saidWith();
+  const trick = Array.isArray(view.trick) ? view.trick : [];
+  // Up to four players each card lies before its player; more make a row in the middle, named.
+  const row = table.seats > 4 ? node("div", "trick-row") : null;
+  for (const [seat, card] of trick) {
+    if (!isCard(card)) continue;
+    const holder = node("div", "trick-card");
+    holder.dataset.seat = String(seat);
+    holder.append(cardFace(card, words));
+    if (said.has(card)) holder.append(node("span", "said", said.get(card)));
+    if (row) {
+      holder.append(node("span", "said", playerName(seat)));
+      row.append(holder);
+    } else {
+      const place = seatPlace(seat, 19, 15);
+      holder.style.left = `${place.x}%`;
+      holder.style.top = `${place.y}%`;
+      felt.append(holder);
+    }
+  }
+  if (row) felt.append(row);
+  const last = view.last_trick;
+  if (last && Array.isArray(last.cards) && last.cards.length) {
+    const box = node("div", "last-trick");
+    box.dataset.role = "last-trick";
+    box.append(node("div", "", t("previous_trick")));
+    const cards = node("div", "cards");
+    for (const [, card] of last.cards) if (isCard(card)) cards.append(cardFace(card, words));
+    box.append(cards);
+    if (Number.isInteger(last.winner)) box.append(node("div", "", t("taken_by", { name: shownName(last.winner) })));
+    bar.append(box);
+  }
+  if (isSuit(view.trump) || isCard(view.turned) || isCard(view.bottom)) {
+    const box = node("div", "trump-sign");
+    box.dataset.role = "trump";
+    const cards = node("div", "cards");
+    if (isSuit(view.trump)) {
+      const sign = node("div", "");
+      sign.append(node("span", "", `${TRUMP_WORD[table.game] || t("trump")} `), suitChip(view.trump, words));
+      box.append(sign);
+    }
+    for (const [key, label] of [["turned", t("turned")], ["bottom", t("bottom")]]) {
+      if (!isCard(view[key])) continue;
+      const holder = node("div", "");
+      holder.append(cardFace(view[key], words), node("div", "", label));
+      cards.append(holder);
+    }
+    box.append(cards);
+    bar.prepend(box);
+  }
+}
+
+// The seat whose cards the page's player chooses from now: his own, or the dummy's he plays.
+function choosingSeat() {
+  const { view } = app;
+  if (app.legal.length && Number.isInteger(view.to_move) && view.to_move !== app.seat) return view.to_move;
+  return app.seat;
+}
+
+function handOf(seat) {
+  const { view } = app;
+  if (seat === null) return [];
+  if (seat === app.seat) return Array.isArray(view.hand) ? view.hand : [];
+  return Array.isArray(view.hands) && Array.isArray(view.hands[seat]) ? view.hands[seat] : [];
+}
+
+// The legal actions that play a given card, by card.
+function cardActions() {
+  const byCard = new Map();
+  for (const entry of app.legal) {
+    const first = entry.action.split(" ")[0];
+    if (!isCard(first)) continue;
+    if (!byCard.has(first)) byCard.set(first, []);
+    byCard.get(first).push(entry);
+  }
+  return byCard;
+}
+
+function hintedAction() {
+  return app.hint && app.table && app.hint.move === app.table.move ? app.hint.action : null;
+}
+
+function renderHand() {
+  const hand = $("hand");
+  hand.replaceChildren();
+  const seat = choosingSeat();
+  const byCard = cardActions();
+  const words = cardWords();
+  const selection = app.selection;
+  const hinted = hintedAction();
+  for (const card of handOf(seat)) {
+    const button = cardFace(card, words, "button");
+    if (selection) {
+      button.classList.add("selectable");
+      if (selection.chosen.has(card)) button.classList.add("selected");
+      button.setAttribute("aria-pressed", String(selection.chosen.has(card)));
+      button.addEventListener("click", () => toggleChosen(card));
+    } else if (byCard.has(card) && app.sent === null) {
+      button.classList.add("playable");
+      if (hinted && hinted.split(" ")[0] === card) button.classList.add("hinted");
+      button.addEventListener("click", () => playCard(card, byCard.get(card)));
+    } else {
+      button.disabled = true;
+    }
+    hand.append(button);
+  }
+  fitHand();
+}
+
+// The hand in one row where the screen allows: cards narrow down to a size still easy to touch.
+function fitHand() {
+  const hand = $("hand");
+  const count = hand.children.length;
+  hand.style.removeProperty("--card-w");
+  if (!count || !hand.clientWidth) return;
+  const natural = hand.children[0].getBoundingClientRect().width;
+  const fit = Math.floor((hand.clientWidth - (count - 1) * HAND_GAP_PX) / count);
+  if (fit < natural) hand.style.setProperty("--card-w", `${Math.max(MIN_CARD_PX, fit)}px`);
+}
+
+function play(action) {
+  if (app.sent !== null) return;
+  app.sent = app.table.move;
+  app.error = null;
+  hideVariants();
+  send({ type: "play", action, move: app.table.move });
+  renderHand();
+  renderChoices();
+  renderPrompt();
+}
+
+function playCard(card, entries) {
+  if (entries.length === 1) {
+    play(entries[0].action);
+    return;
+  }
+  // The card can be played with a signal: the variants, the plain card first.
+  const box = $("variants");
+  box.replaceChildren();
+  const title = node("div", "group-word");
+  title.style.color = "inherit";
+  title.append(document.createTextNode(t("choose_variant", { card: "" })), cardChip(card, cardWords()));
+  box.append(title);
+  const sorted = [...entries].sort((a, b) => a.action.split(" ").length - b.action.split(" ").length);
+  for (const entry of sorted) {
+    const words = entry.action.split(" ").slice(1);
+    const button = actionButton(entry, words.length ? actionNodes(words) : [node("span", "word", t("plain"))]);
+    box.append(button);
+  }
+  const cancel = node("button", "action", t("cancel"));
+  cancel.type = "button";
+  cancel.addEventListener("click", hideVariants);
+  box.append(cancel);
+  box.hidden = false;
+}
+
+function hideVariants() {
+  $("variants").hidden = true;
+  $("variants").replaceChildren();
+}
+
+// A button that plays an action; ``explain``: with what its words mean (a group says it once).
+function actionButton(entry, content, explain = true) {
+  const button = node("button", "action");
+  button.type = "button";
+  button.dataset.action = entry.action;
+  button.title = entry[app.lang] || entry.action;
+  button.append(...content);
+  const meaning = explain ? meaningOf(entry) : "";
+  if (meaning) button.append(node("span", "gloss", meaning));
+  if (hintedAction() === entry.action) button.classList.add("hinted");
+  button.disabled = app.sent !== null;
+  button.addEventListener("click", () => play(entry.action));
+  return button;
+}
+
+function sortedKey(cards) {
+  const order = (c) => SUITS.indexOf(c[1]) * 13 + RANKS.indexOf(c[0]);
+  return [...cards].sort((a, b) => order(a) - order(b)).join(" ");
+}
+
+function startSelection(word, entries) {
+  const byKey = new Map(entries.map((e) => [sortedKey(e.action.split(" ").slice(1)), e.action]));
+  app.selection = { word, need: entries[0].action.split(" ").length - 1, chosen: new Set(), byKey };
+  renderHand();
+  renderChoices();
+  renderPrompt();
+}
+
+function toggleChosen(card) {
+  const { chosen, need } = app.selection;
+  if (chosen.has(card)) chosen.delete(card);
+  else if (chosen.size < need) chosen.add(card);
+  renderHand();
+  renderChoices();
+}
+
+function renderChoices() {
+  const choices = $("choices");
+  choices.replaceChildren();
+  if (app.selection) {
+    const { word, need, chosen, byKey } = app.selection;
+    const action = chosen.size === need ? byKey.get(sortedKey(chosen)) : undefined;
+    const confirm = node("button", "action", `${t("confirm")}: ${word}`);
+    confirm.type = "button";
+    confirm.dataset.confirm = word;
+    confirm.disabled = action === undefined || app.sent !== null;
+    confirm.addEventListener("click", () => play(action));
+    const cancel = node("button", "action", t("cancel"));
+    cancel.type = "button";
+    cancel.addEventListener("click", () => {
+      app.selection = null;
+      render();
+    });
+    choices.append(confirm, cancel);
+    return;
+  }
+  const groups = new Map();
+  for (const entry of app.legal) {
+    const first = entry.action.split(" ")[0];
+    if (isCard(first)) continue;
+    if (!groups.has(first)) groups.set(first, []);
+    groups.get(first).push(entry);
+  }
+  const hand = new Set(handOf(choosingSeat()));
+  for (const [word, entries] of groups) {
+    const args = entries.map((e) => e.action.split(" ").slice(1));
+    if (entries.length > MANY && args.every((a) => a.length === args[0].length && a.every((c) => hand.has(c)))) {
+      const button = node("button", "action", `${word}…`);
+      button.type = "button";
+      button.dataset.select = word;
+      button.dataset.need = String(args[0].length);
+      button.addEventListener("click", () => startSelection(word, entries));
+      choices.append(button);
+    } else if (entries.length === 1 || args.every((a) => a.length === 0)) {
+      for (const entry of entries) choices.append(actionButton(entry, actionNodes(entry.action.split(" "))));
+    } else {
+      // One word, several arguments: the word once, then a button per argument.
+      const group = node("div", "group");
+      const label = node("span", "group-word", word);
+      const meaning = meaningOf(entries[0]);
+      if (meaning) label.append(node("span", "gloss", ` (${meaning})`));
+      group.append(label);
+      for (const entry of entries) {
+        group.append(actionButton(entry, actionNodes(entry.action.split(" ").slice(1)), false));
+      }
+      choices.append(group);
+    }
+  }
+}
+
+function renderPrompt() {
+  const { view, table } = app;
+  const prompt = $("prompt");
+  let text = "";
+  if (app.selection) {
+    text = t("choose_cards", { word: app.selection.word, n: app.selection.need });
+    prompt.dataset.need = String(app.selection.need);
+  } else if (table.status !== "playing") {
+    text = "";
+  } else if (app.legal.length) {
+    const seat = choosingSeat();
+    text = seat === app.seat ? t("your_turn") : t("plays_for", { name: playerName(seat) });
+  } else if (Number.isInteger(view.to_move)) {
+    text = t("turn_of", { name: shownName(view.to_move) });
+  }
+  prompt.replaceChildren(document.createTextNode(text));
+  prompt.dataset.turn = app.legal.length && app.sent === null ? "mine" : "other";
+  if (app.error) prompt.append(node("div", "error", t("error", { message: app.error })));
+}
+
+function renderScores() {
+  const { table } = app;
+  const scores = $("scores");
+  scores.replaceChildren();
+  const totals = table.result.totals || [];
+  for (let seat = 0; seat < table.seats; seat++) {
+    const row = node("tr");
+    row.append(node("th", "", shownName(seat)), node("td", "num", String(totals[seat] ?? 0)));
+    scores.append(row);
+  }
+}
+
+// The deal's tricks the rules let players look back at (Quattrigghiu's first basi), when the
+// observation lists them.
+function renderTricks() {
+  const box = $("tricks");
+  const tricks = Array.isArray(app.view.tricks) ? app.view.tricks : [];
+  box.hidden = !tricks.length;
+  const list = $("trick-list");
+  list.replaceChildren();
+  $("tricks-title").textContent = t("tricks_seen", { n: tricks.length });
+  tricks.forEach((trick, i) => {
+    const row = node("li", "trick-line");
+    row.append(node("span", "", `${i + 1}. `));
+    for (const [, card] of trick.cards || []) if (isCard(card)) row.append(cardChip(card, cardWords()));
+    if (Number.isInteger(trick.winner)) row.append(node("span", "", ` → ${shownName(trick.winner)}`));
+    list.append(row);
+  });
+}
+
+function renderInfo() {
+  renderTricks();
+  const info = $("info");
+  info.replaceChildren();
+  const lines = app.lines && app.lines[app.lang];
+  if (Array.isArray(lines)) {
+    for (const line of lines) info.append(node("li", "", line));
+    return;
+  }
+  for (const [key, value] of Object.entries(app.view)) {
+    if (DRAWN.has(key)) continue;
+    const item = node("li");
+    item.append(node("strong", "", `${key.replace(/_/g, " ")}: `), ...valueNodes(value));
+    info.append(item);
+  }
+}
+
+function renderResult() {
+  const { table } = app;
+  const deals = table.result.deals || [];
+  const panel = $("result-panel");
+  if (!deals.length) {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  const index = deals.length - 1;
+  const result = deals[index];
+  const ended = app.dealEnds.get(index);
+  const list = $("result-lines");
+  list.replaceChildren();
+  const lines = ended && ended.lines && ended.lines[app.lang];
+  if (Array.isArray(lines)) {
+    for (const line of lines) list.append(node("li", "", line));
+  } else {
+    list.append(node("li", "", t("deal_over", { n: index + 1, outcome: result.outcome })),
+      node("li", "", result.points.join(" · ")),
+      node("li", "", `${t("delta")}: ${result.delta.map((d, s) => `${playerName(s)} ${d >= 0 ? "+" : ""}${d}`).join(" · ")}`));
+  }
+  // Once the deal is over its hands are public: each as it was dealt.
+  const dealt = ended && ended.deal && Array.isArray(ended.deal.hands) ? ended.deal.hands : [];
+  dealt.forEach((hand, seat) => {
+    const item = node("li", "dealt");
+    item.append(node("span", "", `${t("dealt", { name: playerName(seat) })}: `));
+    for (const card of hand) if (isCard(card)) item.append(cardChip(card, cardWords()));
+    list.append(item);
+  });
+  const analysis = $("analysis");
+  analysis.replaceChildren();
+  const found = app.analyses.get(index);
+  if (!found) {
+    const button = node("button", "action", t("analysis"));
+    button.type = "button";
+    button.dataset.analysis = String(index);
+    button.addEventListener("click", () => {
+      app.analyses.set(index, { type: "analysis_pending", deal_index: index });
+      renderResult();
+      send({ type: "analysis", deal_index: index });
+    });
+    analysis.append(button);
+  } else if (found.type === "analysis_pending") {
+    analysis.append(node("p", "notice", t("analysis_pending")));
+  } else {
+    renderAnalysis(analysis, found);
+  }
+}
+
+function renderAnalysis(box, found) {
+  const fixed = (x) => (x === null || x === undefined ? "—" : (Math.round(x * 100) / 100).toString());
+  // An action or a list of them, drawn; a dash where none was computed.
+  const actions = (value) => {
+    const words = (Array.isArray(value) ? value.join(" ") : value || "").split(" ").filter(Boolean);
+    return words.length ? actionNodes(words) : [document.createTextNode("—")];
+  };
+  box.append(node("h3", "", `${t("analysis")} (${found.unit})`));
+  box.append(node("p", "", `${t("lost_by_seat")}: ` + found.lost_by_seat.map((x, s) => `${playerName(s)} ${fixed(x)}`).join(" · ")));
+  if (!found.mistakes.length) return;
+  box.append(node("p", "", t("mistakes")));
+  const table = node("table");
+  table.dataset.role = "mistakes";
+  const head = node("tr");
+  for (const key of ["col_trick", "col_seat", "col_played", "col_best", "col_cost", "col_honest", "col_cost"]) {
+    head.append(node("th", "", t(key)));
+  }
+  table.append(head);
+  for (const step of found.mistakes) {
+    const row = node("tr");
+    const cells = [node("td", "", step.trick === null ? "—" : String(step.trick)), node("td", "", playerName(step.seat)),
+      node("td"), node("td"), node("td", "num", fixed(step.cost_open)), node("td"), node("td", "num", fixed(step.cost_honest))];
+    cells[2].append(...actions(step.action));
+    cells[3].append(...actions(step.best));
+    cells[5].append(...actions(step.honest));
+    row.append(...cells);
+    table.append(row);
+  }
+  box.append(table);
+}
+
+function renderHint() {
+  const panel = $("hint-panel");
+  const hint = app.hint;
+  if (!hint) {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  const box = $("hint");
+  box.replaceChildren();
+  if (hint.type === "pending") {
+    box.append(node("p", "notice", t("thinking")));
+    return;
+  }
+  const best = node("p");
+  best.append(document.createTextNode(t("hint_best", { action: "" })), ...actionNodes(hint.action.split(" ")));
+  box.append(best);
+  const table = node("table");
+  table.dataset.role = "hint-values";
+  const entries = Object.entries(hint.values).sort((a, b) => b[1] - a[1]);
+  for (const [action, value] of entries) {
+    const row = node("tr");
+    const cell = node("td");
+    cell.append(...actionNodes(action.split(" ")));
+    row.append(cell, node("td", "num", `${(Math.round(value * 100) / 100).toString()} ${hint.unit}`));
+    table.append(row);
+  }
+  box.append(table);
+}
+
+function renderTools() {
+  const { table } = app;
+  const hintButton = $("hint-button");
+  hintButton.hidden = app.seat === null;
+  hintButton.disabled = !app.legal.length || (app.hint && app.hint.type === "pending");
+  hintButton.onclick = () => {
+    app.hint = { type: "pending", move: table.move };
+    renderHint();
+    send({ type: "hint" });
+  };
+  const start = $("start-button");
+  start.hidden = !(table.status === "waiting" && app.seat !== null);
+  start.onclick = () => send({ type: "start" });
+  const record = $("record-link");
+  record.href = `/api/tables/${encodeURIComponent(app.tableId)}/record`;
+  record.download = `osteria-${app.tableId}.json`;
+  const invite = sessionStorage.getItem(`osteria_invite_${app.tableId}`);
+  const copy = $("copy-invite");
+  copy.hidden = !invite;
+  copy.onclick = async () => {
+    const input = document.createElement("input");
+    input.value = new URL(invite, location.origin).href;
+    await copyText(input, copy);
+  };
+}
+
+function renderFair() {
+  const box = $("fair");
+  box.replaceChildren(node("p", "notice", t("fair_doc")));
+  const deals = app.table.deals || [];
+  for (const deal of deals.slice(-4).reverse()) {
+    const item = node("p");
+    item.dataset.deal = String(deal.deal_index);
+    item.append(node("strong", "", t("deal_n", { n: deal.deal_index + 1 })), node("br"),
+      document.createTextNode(`${t("seed_hash")}: ${deal.seed_hash}`), node("br"),
+      document.createTextNode(`${t("seed")}: ${deal.seed || t("seed_hidden")}`));
+    box.append(item);
+  }
+}
+
+function renderChat() {
+  const log = $("chat-log");
+  if (!log) return;
+  const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  log.replaceChildren();
+  for (const line of app.chat) {
+    const item = node("div", "line");
+    const who = line.seat === null || line.seat === undefined ? t("spectator") : (line.name || playerName(line.seat));
+    item.append(node("span", "who", `${who}: `), document.createTextNode(line.text));
+    log.append(item);
+  }
+  if (atBottom) log.scrollTop = log.scrollHeight;
+}
+
+window.addEventListener("resize", () => { if (app.table) fitHand(); });
+
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("chat-text").value.trim();
+  if (!text) return;
+  send({ type: "chat", text });
+  $("chat-text").value = "";
+});
+
+main();

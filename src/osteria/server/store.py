@@ -1,0 +1,215 @@
+"""Where tables live between restarts: SQLite (WAL) in a data folder, or PostgreSQL.
+
+Both keep the same schema. An action is appended in its own committed transaction before it is
+announced, so a table is rebuilt after any stop (even ``kill -9``) by replaying its stored
+actions through the rules engine.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS tables (
+        id TEXT PRIMARY KEY, game TEXT NOT NULL, seats INTEGER NOT NULL, options TEXT NOT NULL,
+        first_dealer INTEGER NOT NULL, invite TEXT NOT NULL, stand_in_level TEXT NOT NULL,
+        started INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS seats (
+        table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, level TEXT, name TEXT NOT NULL,
+        token TEXT, taken INTEGER NOT NULL, PRIMARY KEY (table_id, seat))""",
+    """CREATE TABLE IF NOT EXISTS deals (
+        table_id TEXT NOT NULL, deal_index INTEGER NOT NULL, dealer INTEGER NOT NULL, seed TEXT NOT NULL,
+        seed_hash TEXT NOT NULL, PRIMARY KEY (table_id, deal_index))""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        table_id TEXT NOT NULL, deal_index INTEGER NOT NULL, action_index INTEGER NOT NULL, seat INTEGER NOT NULL,
+        action TEXT NOT NULL, by_bot INTEGER NOT NULL, PRIMARY KEY (table_id, deal_index, action_index))""",
+    """CREATE TABLE IF NOT EXISTS chat (
+        table_id TEXT NOT NULL, line INTEGER NOT NULL, seat INTEGER, name TEXT NOT NULL, text TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL, PRIMARY KEY (table_id, line))""",
+)
+
+CHAT_KEPT = 50  # chat lines a table sends to a newcomer
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # "human" or "bot"
+    level: str | None
+    name: str
+    token: str | None
+    taken: bool
+
+
+@dataclass
+class ChatLine:
+    line: int
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {"type": "chat", "seat": self.seat, "name": self.name, "text": self.text, "at": self.at}
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    seats: int
+    options: dict[str, Any]
+    first_dealer: int
+    invite: str
+    stand_in_level: str
+    started: bool
+    created: float
+    players: list[SeatRow] = field(default_factory=list)
+    # per deal: (dealer, seed, seed_hash), then its actions as (seat, action, by_bot)
+    deals: list[tuple[int, str, str]] = field(default_factory=list)
+    actions: list[list[tuple[int, str, bool]]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
+
+
+class StoreError(Exception):
+    """A database that cannot be opened."""
+
+
+class Store:
+    """The database: one connection, used under a lock; every write is committed at once."""
+
+    def __init__(self, connection: Any, placeholder: str) -> None:
+        self._conn = connection
+        self._placeholder = placeholder
+        self._lock = threading.Lock()
+        with self._transaction() as cur:
+            for statement in SCHEMA:
+                cur.execute(statement)
+
+    @classmethod
+    def open(cls, data: str | Path = "osteria-data", database: str | None = None) -> Store:
+        """PostgreSQL at ``database`` when given, else SQLite in WAL mode in the folder ``data``;
+        StoreError, saying why, when it cannot be opened."""
+        if database:
+            import psycopg
+
+            try:
+                return cls(psycopg.connect(database, connect_timeout=10), "%s")
+            except psycopg.Error as exc:
+                raise StoreError(f"cannot open the database: {' '.join(str(exc).split())}") from None
+        folder = Path(data)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(folder / "osteria.sqlite3", check_same_thread=False, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            # A committed transaction survives the process being killed; only a power cut could lose
+            # the last ones (FULL would guard against that too, at a cost on every action).
+            conn.execute("PRAGMA synchronous=NORMAL")
+            return cls(conn, "?")
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open the database in {folder}: {exc}") from None
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        with self._lock:
+            cur = self._conn.cursor()
+            if self._placeholder == "?":
+                cur.execute("BEGIN")
+            try:
+                yield _Cursor(cur, self._placeholder)
+            except BaseException:
+                self._conn.rollback()
+                raise
+            self._conn.commit()
+
+    # -- writes ------------------------------------------------------------------------------
+
+    def create_table(self, row: TableRow) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (row.id, row.game, row.seats, json.dumps(row.options), row.first_dealer, row.invite,
+                         row.stand_in_level, int(row.started), row.created))
+            for p in row.players:
+                cur.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (row.id, p.seat, p.kind, p.level, p.name, p.token, int(p.taken)))
+
+    def take_seat(self, table_id: str, seat: int, name: str) -> None:
+        with self._transaction() as cur:
+            cur.execute("UPDATE seats SET taken = 1, name = ? WHERE table_id = ? AND seat = ?", (name, table_id, seat))
+
+    def start(self, table_id: str, bots: Sequence[tuple[int, str, str]]) -> None:
+        """Play begins; the seats in ``bots`` (seat, level, name) are a bot's from now on."""
+        with self._transaction() as cur:
+            for seat, level, name in bots:
+                cur.execute("UPDATE seats SET kind = 'bot', level = ?, name = ?, token = NULL "
+                            "WHERE table_id = ? AND seat = ?", (level, name, table_id, seat))
+            cur.execute("UPDATE tables SET started = 1 WHERE id = ?", (table_id,))
+
+    def add_deal(self, table_id: str, deal_index: int, dealer: int, seed: str, seed_hash: str) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO deals VALUES (?, ?, ?, ?, ?)", (table_id, deal_index, dealer, seed, seed_hash))
+
+    def add_action(self, table_id: str, deal_index: int, action_index: int, seat: int, action: str,
+                   by_bot: bool) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
+                        (table_id, deal_index, action_index, seat, action, int(by_bot)))
+
+    def add_chat(self, table_id: str, line: ChatLine) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)",
+                        (table_id, line.line, line.seat, line.name, line.text, line.at))
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def load_all(self) -> list[TableRow]:
+        """Every table with its seats, deals, actions and last chat lines, oldest table first."""
+        with self._transaction() as cur:
+            tables = {r[0]: TableRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], bool(r[7]), r[8])
+                      for r in cur.fetchall("SELECT id, game, seats, options, first_dealer, invite, stand_in_level, "
+                                            "started, created FROM tables ORDER BY created, id")}
+            for r in cur.fetchall("SELECT table_id, seat, kind, level, name, token, taken FROM seats "
+                                  "ORDER BY table_id, seat"):
+                tables[r[0]].players.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6])))
+            for r in cur.fetchall("SELECT table_id, deal_index, dealer, seed, seed_hash FROM deals "
+                                  "ORDER BY table_id, deal_index"):
+                table = tables[r[0]]
+                assert r[1] == len(table.deals), f"table {r[0]}: deal {r[1]} stored without the ones before"
+                table.deals.append((r[2], r[3], r[4]))
+                table.actions.append([])
+            for r in cur.fetchall("SELECT table_id, deal_index, action_index, seat, action, by_bot FROM actions "
+                                  "ORDER BY table_id, deal_index, action_index"):
+                played = tables[r[0]].actions[r[1]]
+                assert r[2] == len(played), f"table {r[0]}: action {r[1]}.{r[2]} stored without the ones before"
+                played.append((r[3], r[4], bool(r[5])))
+            for r in cur.fetchall("SELECT table_id, line, seat, name, text, at FROM chat ORDER BY table_id, line"):
+                lines = tables[r[0]].chat
+                lines.append(ChatLine(r[1], r[2], r[3], r[4], r[5]))
+                del lines[:-CHAT_KEPT]
+        return list(tables.values())
+
+
+class _Cursor:
+    """A cursor that takes ``?`` placeholders whatever the database's own are."""
+
+    def __init__(self, cursor: Any, placeholder: str) -> None:
+        self._cursor = cursor
+        self._placeholder = placeholder
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self._cursor.execute(sql.replace("?", self._placeholder), tuple(params))
+
+    def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        self.execute(sql, params)
+        return list(self._cursor.fetchall())

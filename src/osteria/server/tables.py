@@ -1,0 +1,657 @@
+"""The tables of the online osteria: the truth of each match, its seats, bots and watchers.
+
+A :class:`Table` owns one :class:`~osteria.engine.Match`; every action goes through the engine,
+is stored, and only then announced. Each client is sent what its seat may see (the engine's
+observation of that seat) and a watcher what every seat sees alike (:func:`public_view`). Bots
+think in a thread pool, never on the event loop, and see only their seat's observation.
+Everything that touches a match runs on the event loop's thread, so no two changes interleave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from osteria.bots import Bot, make_bot
+from osteria.bots.levels import LEVELS
+from osteria.cards import parse_card
+from osteria.engine import JSON, Game, IllegalAction, Match, RulesError
+from osteria.records import replay
+from osteria.rules import GAMES
+from osteria.server import fair
+from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow
+from osteria.tui.views import TableView, card_of, view_for
+
+Message = dict[str, Any]
+log = logging.getLogger("osteria.server")
+
+LANGUAGES = ("it", "en")  # the languages of the lines sent with every state
+WATCHER = -1  # the seat a watcher's view is drawn for: none, so no side is called "we"
+# The bots' names, regulars of an osteria: distinct, so the table's lines tell the bots apart (the
+# page shows each bot's level beside its name).
+BOT_NAMES = ("Peppino", "Totò", "Nina", "Ciccio", "Rosina", "Tano", "Mimì", "Saro")
+
+
+def encode(message: Message) -> str:
+    return json.dumps(message, ensure_ascii=False)
+
+
+def new_token() -> str:
+    """A secret: a seat's token or a table's invite."""
+    return secrets.token_urlsafe(16)
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(6)
+
+
+def new_bot_seed() -> int:
+    return secrets.randbits(63)
+
+
+def new_first_dealer(seats: int) -> int:
+    return secrets.randbelow(seats)
+
+
+def bot_name(seat: int, taken: Sequence[str]) -> str:
+    """A name for a bot that no other seat has."""
+    return next((name for name in BOT_NAMES if name not in taken), f"bot {seat}")
+
+
+def in_game_order(view: TableView, cards: JSON) -> JSON:
+    """A list of cards as the game's view orders a hand (trumps first, each suit from its lowest
+    card to its highest); anything that is not a list of cards as it is."""
+    if not isinstance(cards, list) or not cards or any(card_of(c) is None for c in cards):
+        return cards
+    return sorted(cards, key=lambda text: (view.group_of(parse_card(text)), view.rank_key(parse_card(text))))
+
+
+class TableError(Exception):
+    """A request the table refuses: ``code`` names the kind (see docs/online.md), ``status``
+    is the HTTP status when it came over HTTP."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+
+def _same(values: Sequence[JSON]) -> bool:
+    first = json.dumps(values[0], sort_keys=True)
+    return all(json.dumps(v, sort_keys=True) == first for v in values[1:])
+
+
+def _common(values: Sequence[JSON]) -> JSON:
+    """What is alike in every value: equal values stay, objects and equally long lists are compared
+    key by key and item by item, anything else is None."""
+    if _same(values):
+        return values[0]
+    if all(isinstance(v, dict) for v in values):
+        keys = [k for k in values[0] if all(k in v for v in values[1:])]
+        return {k: _common([v[k] for v in values]) for k in keys}
+    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
+        return [_common(items) for items in zip(*values, strict=True)]
+    return None
+
+
+def public_view(observations: Sequence[dict[str, JSON]]) -> dict[str, JSON]:
+    """A watcher's view: only what every seat's observation shows alike, so it holds no card
+    that any seat cannot see."""
+    view: dict[str, JSON] = _common(observations)
+    view["seat"] = None
+    view["legal_actions"] = []
+    return view
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "human" or "bot"
+    level: str | None
+    name: str
+    token: str | None
+    taken: bool
+    bot: Bot | None = None  # the seat's own bot, or the stand-in of an absent player once needed
+    stand_in: bool = False  # a bot plays for the absent player
+    connections: int = 0
+
+
+class Client:
+    """One WebSocket: its seat (None: a watcher) and the messages waiting to be sent to it."""
+
+    most_waiting = 1000  # messages a client may leave unread before it is dropped
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.closed = False
+        self.close_code = 1000
+        self._waiting: deque[Message | str] = deque()
+        self._ready = asyncio.Event()
+
+    def send(self, message: Message | str) -> None:
+        """Queue a message: a JSON object, or one already encoded (sent to many, encoded once)."""
+        if self.closed:
+            return
+        if len(self._waiting) >= self.most_waiting:
+            self.close(4429)  # it reads nothing: drop it rather than let its messages pile up
+            return
+        self._waiting.append(message)
+        self._ready.set()
+
+    def close(self, code: int = 1000) -> None:
+        """Stop sending; the socket closes with ``code`` (4429: a client over the limits)."""
+        if not self.closed:
+            self.close_code = code
+        self.closed = True
+        self._waiting.clear()
+        self._ready.set()
+
+    async def next_messages(self) -> list[Message | str]:
+        """The messages waiting, once there are some; an empty list once the client is closed."""
+        await self._ready.wait()
+        self._ready.clear()
+        if self.closed:
+            return []
+        messages = list(self._waiting)
+        self._waiting.clear()
+        return messages
+
+
+@dataclass
+class Settings:
+    stand_in_after: float = 60.0  # seconds a player may take before a bot plays for him
+    bot_delay: float = 0.6  # the least time a bot takes for a move
+    hint_time: float = 1.0  # seconds of search for a hint
+    analysis_time: float = 0.2  # seconds of honest search per step of an analysis
+    analysis_nodes: int | None = None  # the solver's budget per position of an analysis (None: the default)
+    tables_per_minute: float = 60.0  # tables one address may open, after a first burst
+    tables_burst: int = 300
+
+
+class Table:
+    """One table: a match, its seats and its clients."""
+
+    def __init__(self, row: TableRow, store: Store, executor: Executor, settings: Settings) -> None:
+        self.id = row.id
+        self.row = row
+        self.store = store
+        self.executor = executor
+        self.settings = settings
+        self.game: Game = GAMES[row.game](row.seats, **row.options)
+        self.seats = [Seat(p.seat, p.kind, p.level, p.name, p.token, p.taken) for p in row.players]
+        self.match = Match(self.game, players=[s.name for s in self.seats], dealer=row.first_dealer)
+        self.seeds: list[tuple[str, str]] = []  # per deal: (seed, seed_hash)
+        self.chat: list[ChatLine] = list(row.chat)
+        self.chat_lines = row.chat[-1].line + 1 if row.chat else 0
+        self.clients: set[Client] = set()
+        self.move = 0
+        self.last: Message | None = None
+        self._views: dict[tuple[str, int], TableView] = {}  # by language and seat (WATCHER for watchers)
+        self._words: dict[str, dict[str, str]] = {}
+        self._bot_task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_for: tuple[int, int] | None = None  # the (seat, move) the stand-in timer waits on
+        self._hinting: set[int] = set()
+        self._analyses: dict[int, Message] = {}
+        self._analysing = False
+        for deal_index, (dealer, seed, published) in enumerate(row.deals):
+            hands, stock = fair.deal_from_seed(self.game, seed)
+            self.match.begin_deal(hands, stock, dealer)
+            self.seeds.append((seed, published))
+            for seat, action, _by_bot in row.actions[deal_index]:
+                assert self.match.to_move == seat, f"table {self.id}: stored action {action!r} out of turn"
+                self.match.play(action)
+                self.move += 1
+        for s in self.seats:
+            if s.kind == "bot":
+                s.bot = make_bot(s.level or "medio", game=self.game.name, seed=new_bot_seed())
+        # A deal is always in progress until the match is over, so that nothing asks the match
+        # for a deal it would shuffle itself.
+        self._ensure_deal()
+
+    # -- creating ------------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, store: Store, executor: Executor, settings: Settings, game: str, seats: int | None,
+               options: dict[str, JSON], players: Sequence[tuple[str, str | None, str | None]],
+               stand_in_level: str) -> Table:
+        """A new table; RulesError (or ValueError) for a bad game, seat count, option or level.
+        ``players``: per seat (kind, level, name); empty for the usual ones. ``seats`` defaults to
+        the number of players given, else the game's usual number."""
+        if game not in GAMES:
+            raise RulesError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        rules = GAMES[game](len(players) if seats is None and players else seats, **options)
+        if not players:
+            players = [("human", None, None)] + [("bot", "medio", None)] * (rules.seats - 1)
+        if len(players) != rules.seats:
+            raise RulesError(f"{game}: {len(players)} players for {rules.seats} seats")
+        for level in [stand_in_level, *(level for kind, level, _ in players if kind == "bot")]:
+            if level not in LEVELS:
+                raise RulesError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+        names: list[str] = [name or "" for _, _, name in players]
+        for seat, (kind, _, name) in enumerate(players):
+            names[seat] = name or (bot_name(seat, names) if kind == "bot" else f"seat {seat}")
+        rows = [SeatRow(seat, kind, level if kind == "bot" else None, names[seat],
+                        new_token() if kind == "human" else None, kind == "bot")
+                for seat, (kind, level, _) in enumerate(players)]
+        row = TableRow(new_table_id(), game, rules.seats, rules.changed_options(),
+                       new_first_dealer(rules.seats), new_token(), stand_in_level, False, time.time(), rows)
+        store.create_table(row)
+        table = cls(row, store, executor, settings)
+        table.resume()
+        return table
+
+    # -- state -----------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.match.finished:
+            return "finished"
+        return "playing" if self.started else "waiting"
+
+    @property
+    def started(self) -> bool:
+        return self.row.started or all(s.taken for s in self.seats)
+
+    def state(self) -> Message:
+        """The table as everybody may see it: seats, deals' seed hashes, scores; no card."""
+        over = len(self.match.results)
+        return {
+            "table_id": self.id, "game": self.game.name, "seats": self.game.seats,
+            "options": dict(self.game.options), "status": self.status,
+            "players": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level, "taken": s.taken,
+                         "connected": s.connections > 0, "stand_in": s.stand_in} for s in self.seats],
+            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "move": self.move, "deal_index": len(self.match.deals) - 1,
+            "deals": [{"deal_index": i, "dealer": d.dealer, "seed_hash": self.seeds[i][1],
+                       "seed": self.seeds[i][0] if i < over else None} for i, d in enumerate(self.match.deals)],
+            "result": self.match.result(),
+        }
+
+    def record(self) -> dict[str, JSON]:
+        """The osteria/1 record up to the last finished deal, with each deal's seed and hash: the
+        deal in progress is left out, since a record shows every hand as dealt."""
+        record = self.match.record()
+        record["deals"] = record["deals"][:len(self.match.results)]
+        for entry, (seed, published) in zip(record["deals"], self.seeds, strict=False):
+            entry["seed"], entry["seed_hash"] = seed, published
+        return record
+
+    def table_view(self, lang: str, seat: int | None) -> TableView:
+        """The game's view for ``seat`` (None: a watcher), which draws the table in the game's words."""
+        key = (lang, WATCHER if seat is None else seat)
+        if key not in self._views:
+            self._views[key] = view_for(self.game, lang, self.match.players, key[1])
+        return self._views[key]
+
+    def words(self, action: str) -> dict[str, str]:
+        """An action in a table's words, Italian and English."""
+        if action not in self._words:
+            self._words[action] = {lang: self.table_view(lang, None).action(action, explain=True)
+                                   for lang in LANGUAGES}
+        return self._words[action]
+
+    def lines(self, seat: int | None, view: dict[str, JSON]) -> dict[str, list[str]]:
+        """The table's information in the game's words, per language, drawn from ``view`` alone (what
+        the client of ``seat`` is sent), so they tell nothing the view does not."""
+        said = {}
+        for lang in LANGUAGES:
+            drawn = self.table_view(lang, seat)
+            drawn.note(view)
+            said[lang] = [*drawn.scores(view), *drawn.status(view), *drawn.declarations(view), *drawn.signals(view)]
+        return said
+
+    def announce_deal_end(self, deal_index: int) -> None:
+        """Tell every client a deal is over: its result, its seed, its hands, and the result in the
+        game's words as the client's seat says it (a side is "we" to its own players)."""
+        result = self.match.results[deal_index].as_json()
+        totals = self.match.totals()
+        message = {"type": "deal_end", "deal_index": deal_index, "result": result,
+                   "seed": self.seeds[deal_index][0], "seed_hash": self.seeds[deal_index][1],
+                   "deal": self.record()["deals"][deal_index]}
+        told: dict[int | None, str] = {}
+        for client in list(self.clients):
+            if client.seat not in told:
+                told[client.seat] = encode({**message, "lines": {
+                    lang: self.table_view(lang, client.seat).deal_result(deal_index, result, totals)
+                    for lang in LANGUAGES}})
+            client.send(told[client.seat])
+
+    def view(self, seat: int | None, deal: int | None = None) -> dict[str, JSON]:
+        if seat is not None:
+            return self.match.observation(seat, deal)
+        return public_view([self.match.observation(s, deal) for s in range(self.game.seats)])
+
+    def state_message(self, seat: int | None, table: Message | None = None) -> Message:
+        """What a client of ``seat`` is sent (``table``: the table's state, if already made)."""
+        view = self.view(seat)
+        if not self.started:
+            view["legal_actions"] = []  # nobody moves before play begins
+        lines = self.lines(seat, view)
+        drawn = self.table_view(LANGUAGES[0], seat)  # noted by lines(): it orders cards as the game does
+        view["hand"] = in_game_order(drawn, view.get("hand"))
+        if isinstance(view.get("hands"), list):
+            view["hands"] = [in_game_order(drawn, hand) for hand in view["hands"]]
+        legal = drawn.ordered(view["legal_actions"])
+        return {"type": "state", "table": table or self.state(), "seat": seat, "view": view,
+                "legal": [{"action": a, **self.words(a)} for a in legal], "last": self.last, "lines": lines}
+
+    def broadcast_state(self) -> None:
+        table = self.state()
+        messages: dict[int | None, str] = {}
+        for client in list(self.clients):
+            if client.seat not in messages:
+                messages[client.seat] = encode(self.state_message(client.seat, table))
+            client.send(messages[client.seat])
+
+    def send_all(self, message: Message) -> None:
+        text = encode(message)
+        for client in list(self.clients):
+            client.send(text)
+
+    # -- clients -------------------------------------------------------------------------------
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The seat a token holds; None for no token (a watcher); TableError for a wrong one."""
+        if token is None:
+            return None
+        for s in self.seats:
+            if s.token is not None and secrets.compare_digest(s.token, token):
+                return s.seat
+        raise TableError("forbidden", "this token holds no seat at this table", 403)
+
+    def connect(self, client: Client) -> None:
+        self.clients.add(client)
+        if client.seat is not None:
+            s = self.seats[client.seat]
+            s.connections += 1
+            if not s.taken:
+                self.store.take_seat(self.id, s.seat, s.name)
+                s.taken = True
+            self.came_back(client.seat)
+        for line in self.chat[-CHAT_KEPT:]:
+            client.send(line.as_json())
+        self.resume()
+        self.broadcast_state()
+
+    def disconnect(self, client: Client) -> None:
+        self.clients.discard(client)
+        client.close()
+        if client.seat is not None:
+            self.seats[client.seat].connections -= 1
+        self.broadcast_state()
+
+    def join(self, invite: str, name: str | None, seat: int | None) -> tuple[int, str]:
+        """Take a free human seat with the table's invite: the seat and its token."""
+        if not secrets.compare_digest(invite, self.row.invite):
+            raise TableError("forbidden", "this invite is not the table's", 403)
+        free = [s for s in self.seats if s.kind == "human" and not s.taken]
+        if seat is not None:
+            free = [s for s in free if s.seat == seat]
+        if not free:
+            raise TableError("taken", "no free seat" if seat is None else f"seat {seat} is not free", 409)
+        chosen = free[0]
+        if name:
+            chosen.name = name
+            self.match.players[chosen.seat] = name
+            self._views.clear()
+        self.store.take_seat(self.id, chosen.seat, chosen.name)
+        chosen.taken = True
+        assert chosen.token is not None
+        self.resume()
+        self.broadcast_state()
+        return chosen.seat, chosen.token
+
+    def start(self, seat: int | None) -> None:
+        """A seated player starts the play: seats nobody took get a bot of the stand-in level."""
+        if seat is None:
+            raise TableError("spectator", "only a seated player may start the play", 403)
+        if self.started:
+            return
+        level = self.row.stand_in_level
+        empty = [s for s in self.seats if not s.taken]
+        names = [s.name if s.taken else "" for s in self.seats]
+        for s in empty:
+            names[s.seat] = bot_name(s.seat, names)
+        self.store.start(self.id, [(s.seat, level, names[s.seat]) for s in empty])
+        for s in empty:
+            s.kind, s.level, s.name, s.token, s.taken = "bot", level, names[s.seat], None, True
+            s.bot = make_bot(level, game=self.game.name, seed=new_bot_seed())
+            self.match.players[s.seat] = s.name
+        self.row.started = True
+        self._views.clear()
+        self.resume()
+        self.broadcast_state()
+
+    def came_back(self, seat: int) -> None:
+        """A player is here (he connected or sent something): his stand-in steps aside."""
+        s = self.seats[seat]
+        if s.stand_in:
+            s.stand_in = False
+            self.broadcast_state()
+            self.resume()
+
+    # -- play ----------------------------------------------------------------------------------
+
+    def resume(self) -> None:
+        """Deal when a deal is due and let whoever must move next do so (a bot now, a player
+        within the stand-in time)."""
+        if self.match.finished or not self.started:
+            return
+        self._ensure_deal()
+        seat = self.match.decider
+        if self._timer is not None and self._timer_for != (seat, self.move):
+            self._timer.cancel()
+            self._timer = None
+        if seat is None or self._bot_task is not None:
+            return
+        s = self.seats[seat]
+        if s.kind == "bot" or s.stand_in:
+            self._bot_task = asyncio.get_running_loop().create_task(self._bot_move(seat, self.move))
+        elif self._timer is None:
+            self._timer_for = (seat, self.move)
+            self._timer = asyncio.get_running_loop().call_later(
+                self.settings.stand_in_after, self._stand_in, seat, self.move)
+
+    def _ensure_deal(self) -> list[Message]:
+        """Begin the next deal from a fresh secret seed, stored before anyone sees a card; the
+        messages that announce it (none when no deal was due)."""
+        if self.match.finished or (self.match.deals and not self.match.deals[-1].deal.over):
+            return []
+        seed = fair.new_seed()
+        published = fair.seed_hash(seed)
+        hands, stock = fair.deal_from_seed(self.game, seed)
+        deal = self.match.begin_deal(hands, stock)
+        index = len(self.match.deals) - 1
+        try:
+            self.store.add_deal(self.id, index, deal.dealer, seed, published)
+        except Exception:
+            self.match.deals.pop()  # not stored: it never happened
+            raise
+        self.seeds.append((seed, published))
+        return [{"type": "deal_start", "deal_index": index, "dealer": deal.dealer, "seed_hash": published}]
+
+    def _stand_in(self, seat: int, move: int) -> None:
+        self._timer = None
+        if self.move == move and self.match.decider == seat and self.seats[seat].kind == "human":
+            self.seats[seat].stand_in = True
+            self.broadcast_state()
+            self.resume()
+
+    async def _bot_move(self, seat: int, move: int) -> None:
+        try:
+            s = self.seats[seat]
+            if s.bot is None:
+                s.bot = make_bot(self.row.stand_in_level, game=self.game.name, seed=new_bot_seed())
+            observation = self.match.observation(seat)
+            legal = list(observation["legal_actions"])
+            started = time.monotonic()
+            try:
+                action = await asyncio.get_running_loop().run_in_executor(self.executor, s.bot.act, observation, legal)
+            except Exception:
+                log.exception("table %s: the bot of seat %d failed; it plays its first legal action", self.id, seat)
+                action = legal[0]
+            if action not in legal:
+                log.error("table %s: the bot of seat %d chose %r, not a legal action", self.id, seat, action)
+                action = legal[0]
+            wait = self.settings.bot_delay - (time.monotonic() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            # The player may have come back and moved meanwhile.
+            if self.move == move and (s.kind == "bot" or s.stand_in):
+                self.play(seat, action, by_bot=True)
+        finally:
+            self._bot_task = None
+        self.resume()
+
+    def play(self, seat: int, action: str, *, by_bot: bool = False, move: int | None = None) -> None:
+        """Play an action of ``seat``: checked by the engine, stored, then announced.
+        TableError for anything refused."""
+        if self.match.finished:
+            raise TableError("finished", "the match is over")
+        if not self.started:
+            raise TableError("waiting", "play has not begun: seats are still free")
+        if move is not None and move != self.move:
+            raise TableError("stale", f"play has moved on (move {self.move}, not {move})")
+        if self.match.decider != seat:
+            raise TableError("not_your_turn", f"it is seat {self.match.decider}'s turn, not yours")
+        deal_index = len(self.match.deals) - 1
+        try:
+            self.match.play(action)
+        except IllegalAction as exc:
+            raise TableError("illegal", str(exc)) from None
+        deal = self.match.deals[deal_index].deal
+        actor, played = deal.history[-1]
+        canonical = deal.action_str(played)
+        try:
+            self.store.add_action(self.id, deal_index, len(deal.history) - 1, actor, canonical, by_bot)
+        except Exception:
+            self._rebuild()  # the action was not stored: it never happened
+            raise
+        self.move += 1
+        self.last = {"seat": actor, "action": canonical, "move": self.move}
+        if deal.over:
+            self.announce_deal_end(deal_index)
+            for message in self._ensure_deal():
+                self.send_all(message)
+        self.broadcast_state()
+        self.resume()
+
+    def _rebuild(self) -> None:
+        """Back to what the database holds (after a write failed)."""
+        stored = next(r for r in self.store.load_all() if r.id == self.id)
+        fresh = Table(stored, self.store, self.executor, self.settings)
+        self.match, self.seeds, self.move = fresh.match, fresh.seeds, fresh.move
+
+    # -- chat, hints, analysis -------------------------------------------------------------
+
+    def say(self, seat: int | None, text: str) -> None:
+        name = "spectator" if seat is None else self.seats[seat].name
+        line = ChatLine(self.chat_lines, seat, name, text, round(time.time(), 3))
+        self.store.add_chat(self.id, line)
+        self.chat_lines += 1
+        self.chat.append(line)
+        del self.chat[:-CHAT_KEPT]
+        self.send_all(line.as_json())
+
+    async def hint(self, seat: int | None) -> Message:
+        """A hint for ``seat`` from its own observation only."""
+        if seat is None:
+            raise TableError("spectator", "a spectator gets no hints")
+        if self.match.finished or not self.started or self.match.decider != seat:
+            raise TableError("not_your_turn", "a hint is for your own turn")
+        if seat in self._hinting:
+            raise TableError("busy", "a hint is already being computed")
+        try:
+            from osteria.analysis import hint
+        except ImportError:
+            raise TableError("unavailable", "hints are not available on this server") from None
+        observation = self.match.observation(seat)
+        move = self.move
+        self._hinting.add(seat)
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(
+                self.executor, lambda: hint(observation, time_limit=self.settings.hint_time))
+        except ValueError as exc:
+            raise TableError("unavailable", str(exc)) from None
+        finally:
+            self._hinting.discard(seat)
+        return {"type": "hint", "move": move, "action": found.action, "values": dict(found.values),
+                "unit": found.unit, "samples": found.samples}
+
+    async def analysis(self, deal_index: int, send: Callable[[Message], None]) -> Message:
+        """The analysis of a finished deal, computed once, on a replayed copy of the finished deals;
+        ``send`` hears how far it has got."""
+        if deal_index in self._analyses:
+            return self._analyses[deal_index]
+        if deal_index >= len(self.match.results):
+            raise TableError("unavailable", f"deal {deal_index} is not finished")
+        if self._analysing:
+            raise TableError("busy", "an analysis is already being computed at this table")
+        try:
+            from osteria.analysis import analyse_deal
+        except ImportError:
+            raise TableError("unavailable", "analysis is not available on this server") from None
+        finished = replay(self.record())
+        loop = asyncio.get_running_loop()
+
+        def progress(done: int, total: int) -> None:
+            loop.call_soon_threadsafe(send, {"type": "analysis_progress", "deal_index": deal_index,
+                                             "done": done, "total": total})
+
+        send({"type": "analysis_pending", "deal_index": deal_index})
+        self._analysing = True
+        try:
+            budget = {} if self.settings.analysis_nodes is None else {"max_nodes": self.settings.analysis_nodes}
+            result = await loop.run_in_executor(self.executor, lambda: analyse_deal(
+                finished, deal_index, honest_time=self.settings.analysis_time, progress=progress, **budget))
+        finally:
+            self._analysing = False
+        lost = result.lost_by_seat()
+        message = {"type": "analysis", "deal_index": deal_index, "game": result.game, "unit": result.unit,
+                   "honest_unit": result.honest_unit or result.unit,
+                   "steps": [asdict(s) for s in result.steps], "mistakes": [asdict(s) for s in result.mistakes(5)],
+                   "lost_by_seat": [lost.get(seat, 0.0) for seat in range(self.game.seats)]}
+        self._analyses[deal_index] = message
+        return message
+
+
+class Tables:
+    """Every table of the server, loaded from the store at start."""
+
+    def __init__(self, store: Store, executor: Executor, settings: Settings) -> None:
+        self.store, self.executor, self.settings = store, executor, settings
+        self.tables: dict[str, Table] = {}
+        for row in store.load_all():
+            try:
+                self.tables[row.id] = Table(row, store, executor, settings)
+            except (RulesError, IllegalAction, AssertionError, KeyError):
+                # A table the rules cannot rebuild (its stored actions edited by hand, a game's rules
+                # changed) must not keep every other table from opening.
+                log.exception("table %s cannot be rebuilt from the database; it stays closed", row.id)
+
+    def resume_all(self) -> None:
+        for table in self.tables.values():
+            table.resume()
+
+    def get(self, table_id: str) -> Table:
+        if table_id not in self.tables:
+            raise TableError("not_found", f"no table {table_id!r}", 404)
+        return self.tables[table_id]
+
+    def create(self, game: str, seats: int | None, options: dict[str, JSON],
+               players: Sequence[tuple[str, str | None, str | None]], stand_in_level: str) -> Table:
+        try:
+            table = Table.create(self.store, self.executor, self.settings, game, seats, options, players,
+                                 stand_in_level)
+        except (RulesError, ValueError, TypeError) as exc:
+            raise TableError("bad_request", str(exc)) from None
+        self.tables[table.id] = table
+        return table

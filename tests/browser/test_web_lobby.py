@@ -1,0 +1,56 @@
+"""The lobby: a table made by clicks, with its options, people and bots, its invitations, and
+a start with bots in the seats nobody took."""
+
+from __future__ import annotations
+
+import json
+
+from browser_harness import Server, table_state, wait_for_table
+from playwright.sync_api import Page, expect
+
+
+def test_a_table_made_in_the_lobby(server: Server, page: Page) -> None:
+    page.goto(f"{server.base}/?lang=it")
+    page.select_option("#game", "traversone")
+    page.select_option("#seats", "5")
+    expect(page.locator(".seat-row")).to_have_count(5)
+    page.select_option("#option-asso_bastoni", json.dumps(11))
+    page.fill('.seat-row[data-seat="0"] [data-name]', "Anna")
+    page.select_option('.seat-row[data-seat="2"] [data-kind]', "human")
+    page.fill('.seat-row[data-seat="2"] [data-name]', "Carla")
+    page.select_option('.seat-row[data-seat="3"] [data-level]', "difficile")
+    page.select_option("#stand-in", "facile")
+    page.click("#create")
+
+    links = page.locator("#invite-list input")
+    expect(links).to_have_count(4)  # Anna's and Carla's seats, the table's invitation, the watchers' link
+    addresses = links.evaluate_all("inputs => inputs.map(i => i.value)")
+    assert "/t/" in addresses[0] and "seat=0&token=" in addresses[0]
+    assert "seat=2&token=" in addresses[1]
+    assert "invite=" in addresses[2]
+    table_id = addresses[3].rsplit("/t/", 1)[1]
+    state = server.get(f"/api/tables/{table_id}")
+    assert state["game"] == "traversone" and state["seats"] == 5
+    assert state["options"]["asso_bastoni"] == 11
+    kinds = [(p["kind"], p["name"] if p["kind"] == "human" else p["level"]) for p in state["players"]]
+    assert kinds == [("human", "Anna"), ("bot", "medio"), ("human", "Carla"), ("bot", "difficile"), ("bot", "medio")]
+
+    page.click("#go-to-table")
+    wait_for_table(page)
+    assert table_state(page)["seat"] == "0"
+    expect(page.locator("#table-view")).to_have_attribute("data-status", "waiting")
+    expect(page.locator("#banner")).to_contain_text("Carla")
+    page.click("#start-button")  # Carla is not coming: a bot takes her seat
+    expect(page.locator("#table-view")).to_have_attribute("data-status", "playing")
+    expect(page.locator("#record-link")).to_have_attribute("href", f"/api/tables/{table_id}/record")
+
+
+def test_the_lobby_says_what_the_server_refuses(server: Server, page: Page) -> None:
+    page.goto(f"{server.base}/?lang=en")
+    page.select_option("#game", "tressette")
+    # Partners both dummies: the rules refuse it, and the page says the engine's words.
+    page.check('#option-morto input[value="0"]')
+    page.check('#option-morto input[value="2"]')
+    page.click("#create")
+    expect(page.locator("#create-error")).to_contain_text("at most one dummy per side")
+    expect(page.locator("#created")).to_be_hidden()

@@ -1,0 +1,226 @@
+"""The browser table with people: two browsers at one table, coming back after a reload, and
+what a page may show: never a card another seat holds unseen."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_harness import (
+    MOVE_TIMEOUT_MS,
+    Clicker,
+    Server,
+    actions_of,
+    bot_players,
+    free_port,
+    same_action,
+    serve,
+    table_state,
+    wait_for_table,
+    wait_for_turn_or_end,
+)
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+
+from osteria.cards import CARD_STRINGS, SUIT_SYMBOLS, SUITS
+from osteria.rules import quattrigghiu
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+# A card written with its suit's symbol, as the game's text lines write it: 3♦.
+SYMBOL_CARD = re.compile(r"(10|[A2-9XFCR])([" + "".join(SUIT_SYMBOLS) + "])")
+
+
+def new_page(browser: Browser, **options: Any) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(**{"viewport": DESKTOP, **options})
+    return context, context.new_page()
+
+
+def test_two_browsers_play_at_one_table(server: Server, browser: Browser) -> None:
+    players = [{"kind": "human", "name": "Anna"}, {"kind": "human"},
+               {"kind": "bot", "level": "facile"}, {"kind": "bot", "level": "facile"}]
+    created = server.create("tressette", players)
+    table_id = created["table_id"]
+    anna_context, anna = new_page(browser)
+    bruno_context, bruno = new_page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        anna.goto(f"{server.base}{created['seats'][0]['link']}&lang=it")
+        wait_for_table(anna)
+        expect(anna.locator("#banner")).to_be_visible()  # waiting for the second person
+        # Bruno comes with the table's invitation, gives his name and gets the free seat.
+        bruno.goto(f"{server.base}{created['invite_link']}&lang=en")
+        bruno.fill("#join-name", "Bruno")
+        bruno.click("#join-form button[type=submit]")
+        wait_for_table(bruno)
+        assert table_state(bruno)["seat"] == "1"
+        assert "token=" in bruno.url  # the seat's own link, to come back with
+        expect(anna.locator('#felt .seat[data-seat="1"]')).to_contain_text("Bruno")
+        expect(bruno.locator('#felt .seat[data-seat="0"]')).to_contain_text("Anna")
+        expect(anna.locator("#table-view")).to_have_attribute("data-status", "playing")
+
+        anna.fill("#chat-text", "ciao Bruno")
+        anna.click("#chat-form button")
+        expect(bruno.locator("#chat-log")).to_contain_text("Anna: ciao Bruno")
+
+        clickers = [Clicker(anna, random.Random(1)), Clicker(bruno, random.Random(2))]
+        deadline = time.monotonic() + 90
+        while not any(table_state(c.page)["deals"] for c in clickers):
+            assert time.monotonic() < deadline, "the deal did not end"
+            ready = [c for c in clickers if table_state(c.page)["mine"]]
+            if ready:
+                ready[0].click_once()
+            else:
+                anna.wait_for_timeout(30)
+        record = server.record(table_id)
+        for seat, clicker in enumerate(clickers):
+            recorded = actions_of(record, 0, seat)
+            assert len(recorded) == len(clicker.played)
+            assert all(same_action(a, b) for a, b in zip(clicker.played, recorded, strict=True))
+
+        # Without the token in the address or the browser's storage, the join cookie still holds the seat.
+        bruno.evaluate("localStorage.clear()")
+        bruno.goto(f"{server.base}/t/{table_id}")
+        wait_for_table(bruno)
+        assert table_state(bruno)["seat"] == "1"
+    finally:
+        anna_context.close()
+        bruno_context.close()
+
+
+def test_a_reload_resumes_the_seat(server: Server, browser: Browser) -> None:
+    created = server.create("traversone", bot_players(4))
+    table_id = created["table_id"]
+    context, page = new_page(browser)
+    try:
+        page.goto(f"{server.base}{created['seats'][0]['link']}")
+        wait_for_table(page)
+        clicker = Clicker(page, random.Random(3))
+        for _ in range(2):
+            wait_for_turn_or_end(page, 1)
+            clicker.click_once()
+        wait_for_turn_or_end(page, 1)
+        hand = sorted(page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)"))
+        assert len(hand) == 8  # 10 dealt, 2 played
+
+        page.reload()
+        wait_for_table(page)
+        wait_for_turn_or_end(page, 1)
+        assert table_state(page)["seat"] == "0"
+        assert sorted(page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")) == hand
+        clicker.click_once()
+
+        # The bare table address in the same browser: the seat again (the page kept its token).
+        page.goto(f"{server.base}/t/{table_id}")
+        wait_for_table(page)
+        assert table_state(page)["seat"] == "0"
+        expect(page.locator("#hand .card")).to_have_count(7)
+    finally:
+        context.close()
+    # Another browser with the bare address only watches: no hand, no hint, nothing to play.
+    context, watcher = new_page(browser)
+    try:
+        watcher.goto(f"{server.base}/t/{table_id}")
+        wait_for_table(watcher)
+        assert table_state(watcher)["seat"] == "null"
+        expect(watcher.locator("#hand .card")).to_have_count(0)
+        expect(watcher.locator("#hint-button")).to_be_hidden()
+        expect(watcher.locator("#banner")).to_be_visible()
+    finally:
+        context.close()
+
+
+def cards_shown(page: Page) -> dict[str, Any]:
+    """The table's version and every card the page draws or writes, read at one moment; but the
+    choices offered (a call names a card to ask for, which shows nobody's hand)."""
+    shown: dict[str, Any] = page.evaluate("""() => {
+        const page = document.body.cloneNode(true);
+        page.querySelectorAll("#choices, #variants").forEach((e) => e.remove());
+        return {
+            move: Number(document.getElementById("table-view").dataset.move),
+            cards: [...page.querySelectorAll("[data-card]")].map((e) => e.dataset.card),
+            text: page.textContent,
+        };
+    }""")
+    for rank, symbol in SYMBOL_CARD.findall(shown["text"]):
+        shown["cards"].append(("X" if rank == "10" else rank) + SUITS[SUIT_SYMBOLS.index(symbol)])
+    return shown
+
+
+# Cards a game's rules name wherever they lie (the table's lines say them): Quattrigghiu's matadors.
+RULE_CARDS = {"quattrigghiu": {CARD_STRINGS[c] for c in (quattrigghiu.SPATIGGHIA, quattrigghiu.BASTU,
+                                                         *quattrigghiu.MANIGGHIA)}}
+
+
+def named_cards(actions: list[list[Any]]) -> set[str]:
+    return {word for _, action in actions for word in action.split() if word in CARD_STRINGS}
+
+
+# Each game, and the cards of its stock shown to everybody (Sancagna's turned and bottom cards).
+@pytest.mark.parametrize(("game", "shown_stock"), [("tressette", ()), ("quattrigghiu", ()),
+                                                   ("sancagna", ("turned", "bottom"))])
+def test_no_page_shows_a_hidden_card(server: Server, browser: Browser, game: str, shown_stock: tuple[str, ...]) -> None:
+    """At every turn of a deal, the player's page shows only his hand, the cards the actions so
+    far have shown to all and the stock's open cards; a spectator's page all that but the hand."""
+    created = server.create(game, bot_players(4))
+    table_id = created["table_id"]
+    context, page = new_page(browser)
+    watch_context, watcher = new_page(browser)
+    try:
+        page.goto(f"{server.base}{created['seats'][0]['link']}")
+        watcher.goto(f"{server.base}/t/{table_id}")
+        wait_for_table(page)
+        wait_for_table(watcher)
+        clicker = Clicker(page, random.Random(game))
+        seen: list[tuple[str, dict[str, Any]]] = []
+        while True:
+            wait_for_turn_or_end(page, 1)
+            if table_state(page)["deals"]:
+                break
+            move = table_state(page)["move"]
+            watcher.wait_for_function(f"() => Number(document.getElementById('table-view').dataset.move) >= {move}",
+                                      timeout=MOVE_TIMEOUT_MS)
+            seen += [("player", cards_shown(page)), ("spectator", cards_shown(watcher))]
+            clicker.click_once()
+    finally:
+        context.close()
+        watch_context.close()
+    deal = server.record(table_id)["deals"][0]
+    hand = set(deal["hands"][0])
+    assert len(seen) >= 2 * 2
+    stock = {deal["stock"][role] for role in shown_stock}
+    for who, shown in seen:
+        public = named_cards(deal["actions"][:shown["move"]]) | stock | RULE_CARDS.get(game, set())
+        allowed = public | hand if who == "player" else public
+        hidden = set(shown["cards"]) - allowed
+        assert not hidden, f"the {who}'s page showed {sorted(hidden)} at move {shown['move']}"
+    assert any(set(shown["cards"]) & hand for who, shown in seen if who == "player")
+
+
+def test_the_page_comes_back_after_the_server_is_killed(browser: Browser, tmp_path: Path) -> None:
+    port = free_port()
+    context, page = new_page(browser)
+    try:
+        with serve(tmp_path, port=port) as server:
+            created = server.create("tressette", bot_players(4))
+            page.goto(f"{server.base}{created['seats'][0]['link']}")
+            wait_for_table(page)
+            clicker = Clicker(page, random.Random(4))
+            wait_for_turn_or_end(page, 1)
+            clicker.click_once()
+            wait_for_turn_or_end(page, 1)
+            move = table_state(page)["move"]
+            hand = page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+            server.process.kill()  # as kill -9: nothing is flushed, nothing said to the page
+            expect(page.locator("#banner")).to_have_class("banner warn")
+        with serve(tmp_path, port=port):
+            # The page reconnects by itself and finds its seat, its hand and the table as they were.
+            expect(page.locator("#banner")).to_be_hidden(timeout=MOVE_TIMEOUT_MS)
+            wait_for_turn_or_end(page, 1)
+            assert table_state(page)["move"] == move
+            assert page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)") == hand
+            clicker.click_once()
+    finally:
+        context.close()

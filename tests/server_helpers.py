@@ -1,0 +1,97 @@
+"""Helpers of the server tests: a server on a loopback port, and players over WebSockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+import websockets
+from fastapi import FastAPI
+
+from osteria.server.app import create_app
+from osteria.server.tables import Settings
+
+TIMEOUT = 30.0  # seconds a test waits for a message before it fails
+
+
+def quick_settings(**changes: Any) -> Settings:
+    """Bots move at once; nobody is stood in for unless a test says so."""
+    return Settings(**{"stand_in_after": 600.0, "bot_delay": 0.0, **changes})
+
+
+@contextmanager
+def running(app: FastAPI) -> Iterator[str]:
+    """Serve ``app`` on a free loopback port in a thread; its base address (http://...)."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=16384, lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + TIMEOUT
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(TIMEOUT)
+        sock.close()
+
+
+@contextmanager
+def served(data: Path, settings: Settings | None = None, database: str | None = None) -> Iterator[str]:
+    with running(create_app(data, database, settings or quick_settings())) as base:
+        yield base
+
+
+def ws_url(base: str, table_id: str, token: str | None = None) -> str:
+    url = base.replace("http://", "ws://") + f"/ws/{table_id}"
+    return url + (f"?token={token}" if token else "")
+
+
+async def receive(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+    return message
+
+
+async def play_seat(url: str, rng: random.Random, deals: int = 1,
+                    log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Play random legal actions for the seat of ``url`` until ``deals`` deals are over; the last
+    state. Any error message fails."""
+    async with websockets.connect(url) as ws:
+        acted = -1
+        while True:
+            message = await receive(ws)
+            if log is not None:
+                log.append(message)
+            assert message["type"] != "error", message
+            if message["type"] != "state":
+                continue
+            table = message["table"]
+            if len(table["result"]["deals"]) >= deals or table["status"] == "finished":
+                return message
+            if message["legal"] and table["move"] != acted:
+                acted = table["move"]
+                choice = rng.choice(message["legal"])["action"]
+                await ws.send(json.dumps({"type": "play", "action": choice, "move": acted}))
+
+
+async def until(ws: Any, wanted: str, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The next message of type ``wanted``, keeping the others in ``log``."""
+    while True:
+        message = await receive(ws)
+        if message["type"] == wanted:
+            return message
+        if log is not None:
+            log.append(message)

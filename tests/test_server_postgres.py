@@ -1,0 +1,126 @@
+"""The server on PostgreSQL: the same schema as SQLite, tables stored and resumed alike.
+
+The database is ``OSTERIA_TEST_POSTGRES`` (default: the one .ci/postgres.sh prepares); where none
+answers, a private server is started from the installed PostgreSQL binaries; the test is skipped,
+saying why, only where neither is possible."""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import os
+import random
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from osteria.server.store import SCHEMA, Store
+from server_helpers import play_seat, served, ws_url
+
+psycopg = pytest.importorskip("psycopg")
+
+DEFAULT_URL = "postgresql://osteria:osteria@127.0.0.1:5432/osteria_test"
+
+
+def _answers(url: str) -> bool:
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+        return True
+    except psycopg.Error:
+        return False
+
+
+def _private_server() -> Iterator[str]:
+    """A throwaway PostgreSQL server on a free loopback port, run by the postgres user when the
+    tests run as root (PostgreSQL refuses root)."""
+    binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb")) or [shutil.which("initdb") or ""]
+    initdb = binaries[-1]
+    if not initdb:
+        pytest.skip(f"no PostgreSQL server answers at {os.environ.get('OSTERIA_TEST_POSTGRES', DEFAULT_URL)} "
+                    "and no PostgreSQL is installed to start one (.ci/postgres.sh installs it)")
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        if shutil.which("runuser") is None or subprocess.run(["id", "postgres"], capture_output=True).returncode:
+            pytest.skip("running as root without a postgres user: PostgreSQL cannot be started here")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    folder = Path(tempfile.mkdtemp(prefix="osteria-pg-"))
+    if as_user:
+        shutil.chown(folder, "postgres")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    bindir = Path(initdb).parent
+    data = folder / "data"
+    try:
+        subprocess.run([*as_user, initdb, "-D", str(data), "-U", "osteria", "--auth=trust"], check=True,
+                       capture_output=True)
+        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l", str(folder / "log"),
+                        "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1", "start"],
+                       check=True, capture_output=True)
+    except (subprocess.CalledProcessError, OSError) as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.skip(f"PostgreSQL could not be started here: {exc}")
+    try:
+        yield f"postgresql://osteria@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[str]:
+    """A URL of a schema of its own in a PostgreSQL database, dropped afterwards."""
+    url = os.environ.get("OSTERIA_TEST_POSTGRES", DEFAULT_URL)
+    servers = iter([url]) if _answers(url) else _private_server()
+    server = next(servers)
+    schema = f"osteria_test_{secrets.token_hex(4)}"
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        joiner = "&" if "?" in server else "?"
+        yield f"{server}{joiner}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+        next(servers, None)
+
+
+def test_postgres_holds_the_schema_of_sqlite(postgres: str, tmp_path: Path) -> None:
+    Store.open(database=postgres).close()
+    Store.open(tmp_path).close()
+    with psycopg.connect(postgres) as conn:
+        pg = {(table, column) for table, column in conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()")}
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "osteria.sqlite3") as conn:
+        lite = {(table, row[1]) for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                for row in conn.execute(f"PRAGMA table_info({table})")}
+    assert pg == lite and len({t for t, _ in pg}) == len(SCHEMA)
+
+
+def test_a_table_on_postgres_is_played_and_resumed(postgres: str, tmp_path: Path) -> None:
+    with served(tmp_path, database=postgres) as base:
+        created = httpx.post(base + "/api/tables", json={"game": "sancagna"}).json()
+        url = ws_url(base, created["table_id"], created["seats"][0]["token"])
+        played = asyncio.run(play_seat(url, random.Random(4)))
+        record = httpx.get(f"{base}/api/tables/{created['table_id']}/record").json()
+        assert len(record["deals"]) == 1
+        last = None
+        while (now := httpx.get(f"{base}/api/tables/{created['table_id']}").json()) != last:
+            last = now  # the bots play on to the player's next turn
+            time.sleep(0.2)
+    with served(tmp_path, database=postgres) as base:
+        state = httpx.get(f"{base}/api/tables/{created['table_id']}").json()
+        assert state["move"] == last["move"] > played["table"]["move"] - 1
+        assert state["deals"] == last["deals"] and state["deals"][0] == played["table"]["deals"][0]
+        assert httpx.get(f"{base}/api/tables/{created['table_id']}/record").json() == record

@@ -1,0 +1,118 @@
+"""No message the server sends shows a card its receiver may not see: with one hidden card changed,
+every message to every other seat and to a watcher stays byte for byte the same."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+import osteria
+from osteria.cards import CARD_STRINGS, rank_of, suit_of
+from osteria.engine import Game
+from osteria.server import fair, tables
+from server_helpers import receive, served, ws_url
+
+Log = list[dict[str, Any]]
+
+
+def swappable(hands: list[list[int]], one: int, other: int) -> tuple[int, int]:
+    """Two cards of one suit, of the plain ranks 4 to 7 and not the 4 of denari (it names the
+    first player), held by seats ``one`` and ``other``: exchanging them changes nothing either
+    owner may do early in the deal, only what he holds."""
+    plain = {3, 4, 5, 6}
+    for a in hands[one]:
+        for b in hands[other]:
+            if suit_of(a) == suit_of(b) and {rank_of(a), rank_of(b)} <= plain and CARD_STRINGS[a] != "4d" != \
+                    CARD_STRINGS[b]:
+                return a, b
+    raise AssertionError("no two cards to exchange")
+
+
+def play_table(data: Path, monkeypatch: pytest.MonkeyPatch, game: str, hands: list[list[int]],
+               avoid: set[str], actions: list[str] | None) -> tuple[dict[int | None, Log], list[str]]:
+    """Four players and a watcher at a table dealt ``hands``; the players play ``actions``, or
+    choose each the first legal action naming no card of ``avoid``. Every message each received,
+    and the actions played."""
+    counter = itertools.count()
+    monkeypatch.setattr(tables, "new_token", lambda: f"token{next(counter)}")
+    monkeypatch.setattr(tables, "new_table_id", lambda: "table")
+    monkeypatch.setattr(tables, "new_first_dealer", lambda seats: 0)
+    monkeypatch.setattr(fair, "new_seed", lambda: "5eed" * 16)
+    monkeypatch.setattr(fair, "deal_from_seed", lambda rules, seed: ([list(h) for h in hands], {}))
+    logs: dict[int | None, Log] = {}
+    played: list[str] = []
+    with served(data) as base:
+        created = httpx.post(base + "/api/tables", json={"game": game, "players": [{"kind": "human"}] * 4}).json()
+
+        async def scenario() -> None:
+            watcher = await websockets.connect(ws_url(base, "table"), max_queue=None)
+            sockets: dict[int | None, Any] = {None: watcher}
+            latest: dict[int | None, dict[str, Any]] = {}
+
+            async def catch_up(client: int | None, ready: Any) -> None:
+                while client not in latest or not ready(latest[client]):
+                    message = await receive(sockets[client])
+                    logs.setdefault(client, []).append(message)
+                    assert message["type"] != "error", message
+                    if message["type"] == "state":
+                        latest[client] = message
+
+            await catch_up(None, lambda m: True)
+            for seat in range(4):
+                sockets[seat] = await websockets.connect(ws_url(base, "table", created["seats"][seat]["token"]),
+                                                         max_queue=None)
+                # Every client has heard of this arrival before the next one, so that all hear the
+                # same things in the same order in both runs.
+                for client in sockets:
+                    await catch_up(client, lambda m, s=seat: m["table"]["players"][s]["connected"])
+            for move in range(12):
+                seat = latest[None]["view"]["to_move"]
+                legal = [entry["action"] for entry in latest[seat]["legal"]]
+                if actions is None:
+                    choices = [a for a in legal if not set(a.split()) & avoid]
+                    if not choices:
+                        break
+                    action = choices[0]
+                else:
+                    if move == len(actions):
+                        break
+                    action = actions[move]
+                played.append(action)
+                await sockets[seat].send(json.dumps({"type": "play", "action": action}))
+                for client in sockets:
+                    await catch_up(client, lambda m, n=move + 1: m["table"]["move"] == n)
+            for ws in sockets.values():
+                await ws.close()
+
+        asyncio.run(scenario())
+    return logs, played
+
+
+@pytest.mark.parametrize(("game", "owners"), [("tressette", (1, 3)), ("tressette", (0, 2)),
+                                              ("traversone", (0, 1))])
+def test_a_hidden_card_changed_changes_no_message_to_anyone_else(game: str, owners: tuple[int, int], tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    rules: Game = osteria.game_rules(game, seats=4)
+    hands, _ = rules.deal_cards(random.Random(7))
+    one, other = owners
+    a, b = swappable(hands, one, other)
+    swapped = [list(h) for h in hands]
+    swapped[one][swapped[one].index(a)], swapped[other][swapped[other].index(b)] = b, a
+    avoid = {CARD_STRINGS[a], CARD_STRINGS[b]}
+    first, actions = play_table(tmp_path / "a", monkeypatch, game, hands, avoid, None)
+    second, again = play_table(tmp_path / "b", monkeypatch, game, [sorted(h) for h in swapped], avoid, actions)
+    assert again == actions and len(actions) >= 8
+    for client in [*(seat for seat in range(4) if seat not in owners), None]:
+        # The states compared carry the table's lines: they too are the same.
+        assert all(m["lines"]["it"] and m["lines"]["en"] for m in first[client] if m["type"] == "state")
+        assert first[client] == second[client], f"the messages to {client} changed"
+    # The owners of the two cards do see the change: the comparison can fail.
+    assert first[one] != second[one] and first[other] != second[other]
