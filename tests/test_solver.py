@@ -14,6 +14,7 @@ from osteria.engine import Deal, side_of
 from osteria.rules import quattrigghiu, sancagna
 from osteria.rules.calabresella import CalabresellaDeal
 from osteria.rules.traversone import TraversoneDeal
+from osteria.rules.tressette import TressetteDeal
 
 
 def same_side(deal: Deal, a: int, b: int) -> bool:
@@ -178,3 +179,35 @@ def test_each_test_of_the_search_falls_on_a_step_between_its_bounds(changes: lis
         assert beta == boundaries[-min(-stride, len(boundaries))]
     else:
         assert abs(beta - guess) == min(abs(x - guess) for x in boundaries)
+
+
+def thirds_by_brute_force(deal: TressetteDeal, side: int) -> int:
+    """The thirds ``side`` holds at the end of the deal, by minimax over every card."""
+    if deal.over:
+        return deal.thirds[side]
+    mover = deal.to_move
+    assert mover is not None
+    values = []
+    for card in {solver.card_of(deal, a) for a in deal.legal()} - {None}:
+        child = deal.copy()
+        child.apply(card)  # type: ignore[arg-type]
+        values.append(thirds_by_brute_force(child, side))
+    return max(values) if side_of(mover) == side else min(values)
+
+
+def test_what_the_leader_surely_cashes_never_passes_what_its_side_gains() -> None:
+    rng = random.Random(7)
+    checked = cashing = exact = 0
+    while checked < 150:
+        deal = ending("tressette", rng, 3)
+        assert isinstance(deal, TressetteDeal)
+        if deal.trick:
+            continue
+        side = side_of(deal.leader)
+        gain = thirds_by_brute_force(deal.copy(), side) - deal.thirds[side]
+        sure = solver.ending(deal, deal.leader, compiled=False).sure()
+        assert 0 <= sure <= gain
+        checked += 1
+        cashing += sure > 0
+        exact += 0 < sure == gain
+    assert cashing > 30 and exact > 5  # the bound is no bare zero

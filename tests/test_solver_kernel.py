@@ -15,6 +15,9 @@ from osteria.rules.tressette import TRICKS, TressetteDeal
 from test_solver import ending
 
 pytest.importorskip("numba")  # the kernel is the fast extra's
+import numpy as np
+
+from osteria.bots import solver_kernel
 
 
 def played_to(seed: int, tricks_left: int, extra_cards: int = 0, **options: object) -> TressetteDeal:
@@ -122,3 +125,48 @@ def test_without_numba_the_solver_is_pure_python() -> None:
     while deal.tricks_done < 8:
         deal.apply(deal.legal()[0])
     assert int(done.stdout) == solver.Solver().solve(deal).value
+
+
+def trick_starts(seed: int) -> list[Deal]:
+    """Positions at the start of a trick, from 1 to 6 tricks left, in Tressette and Calabresella."""
+    rng = random.Random(seed)
+    found: list[Deal] = []
+    for game, options in [("tressette", {}), ("calabresella", {}), ("calabresella", {"seats": 4})]:
+        kind: list[Deal] = []
+        while len(kind) < 40:
+            deal = ending(game, rng, 1 + len(kind) % 6, **options)
+            if not deal.trick:  # type: ignore[attr-defined]
+                kind.append(deal)
+        found += kind
+    return found
+
+
+def test_the_kernel_s_sure_gain_is_the_reference_s() -> None:
+    for deal in trick_starts(5):
+        leader = deal.leader  # type: ignore[attr-defined]
+        e = solver.ending(deal, leader, compiled=False)
+        values = np.zeros(64, np.int64)
+        values[:len(e.values)] = e.values
+        chains = solver_kernel.chain_table([chain for chain, _ in e.chains])
+        sure = solver_kernel._sure(np.array(e.hands, np.int64), leader, e.live, values, chains, e.rest)
+        assert sure == e.sure()
+
+
+def test_positions_the_kernel_s_table_keys_alike_are_worth_the_same() -> None:
+    moved = 0
+    for deal in trick_starts(6)[::2]:
+        leader = deal.leader  # type: ignore[attr-defined]
+        e = solver.ending(deal, leader, compiled=False)
+        values = np.zeros(64, np.int64)
+        values[:len(e.values)] = e.values
+        chains = solver_kernel.chain_table([chain for chain, _ in e.chains])
+        shape = np.zeros(e.n, np.int64)
+        solver_kernel._shape(np.array(e.hands, np.int64), e.live, chains, values, shape)
+        keyed = deal.copy()
+        keyed.hands = [int(h) for h in shape]  # type: ignore[attr-defined]
+        twin = solver.ending(keyed, leader, compiled=False)
+        assert [h.bit_count() for h in twin.hands] == [h.bit_count() for h in e.hands]
+        assert twin.rest == e.rest
+        assert twin.search(-1, twin.rest + 1) == e.search(-1, e.rest + 1)
+        moved += twin.hands != e.hands
+    assert moved > 20  # the key merges positions

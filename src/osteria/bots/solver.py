@@ -135,7 +135,7 @@ class Ending:
                  finish: Callable[[int], int], last_bonus: int = 0, trick_bonus: int = 0, no_merge: int = 0,
                  terminal: Callable[[list[int], list[int], int], int] | None = None,
                  summary: Callable[[list[int], list[int]], object] | None = None,
-                 taken: Sequence[int] = (), won: Sequence[int] = ()) -> None:
+                 taken: Sequence[int] = (), won: Sequence[int] = (), cashes: bool = False) -> None:
         self.n = len(hands)
         self.hands = list(hands)
         self.trick = list(trick)
@@ -151,6 +151,10 @@ class Ending:
         self.no_merge = no_merge
         self.terminal = terminal
         self.summary = summary
+        # Whether the strongest live card of the suit led always takes the trick (no trumps),
+        # so that what the leader can cash bounds the value (see ``sure``).
+        self.cashes = cashes
+        self._cheapest_first = [sorted(chain, key=values.__getitem__) for chain, _ in chains]
         self.taken = list(taken) or [0] * self.n
         self.won = list(won) or [0] * self.n
         self.last_taker = leader
@@ -217,7 +221,7 @@ class Ending:
             place = self._place
             out.sort(key=place.__getitem__, reverse=True)
             low.sort(key=place.__getitem__)
-            later.sort(key=place.__getitem__, reverse=True)
+            later.sort(key=place.__getitem__)
             return out + low + later
         # Whose the trick would be with each card: ours (or our side's), or theirs. A card
         # takes the trick if it beats the card that holds it now, as if that card had been led.
@@ -296,6 +300,9 @@ class Ending:
             entry = self.table.get(key)
             if entry is not None:
                 lo, hi, best = entry
+            elif self.cashes:
+                sure = self.sure()
+                lo, hi = (sure, self.rest) if self.team[self.leader] else (0, self.rest - sure)
             elif self.terminal is None:
                 lo, hi = 0, self.rest
             if lo >= beta:
@@ -343,6 +350,39 @@ class Ending:
         # The outermost search finishes last: this is then the best card at the root.
         self.last_best = best
         return value
+
+    def sure(self) -> int:
+        """What the leader's side surely gains from the start of a trick, where the strongest
+        live card of the suit led takes the trick: the leader can cash, one after the other, the
+        cards of each suit that are its strongest live ones, and each trick it cashes takes what
+        the others must play to it: of a suit in which it cashes k cards, a seat holding m cards
+        of the suit plays at least min(k, m) of them, so at least the cheapest min(k, m). If the
+        cashed cards are the leader's whole hand, the side takes every trick: all that is left."""
+        hands, live, values, leader = self.hands, self.live, self.values, self.leader
+        hand = hands[leader]
+        cashed = sure = 0
+        for (chain, mask), cheapest_first in zip(self.chains, self._cheapest_first, strict=True):
+            k = 0
+            for c in reversed(chain):
+                if not live >> c & 1:
+                    continue
+                if not hand >> c & 1:
+                    break
+                cashed |= 1 << c
+                sure += values[c]
+                k += 1
+            if not k:
+                continue
+            for seat, other in enumerate(hands):
+                if seat != leader and other & mask:
+                    left = k
+                    for c in cheapest_first:
+                        if other >> c & 1:
+                            sure += values[c]
+                            left -= 1
+                            if not left:
+                                break
+        return self.rest if cashed == hand else sure
 
     def _last_trick(self) -> int:
         """What the maximising side gains from the last trick, where every card is forced."""
@@ -506,7 +546,7 @@ def _tressette(deal: TressetteDeal, seat: int) -> Ending:
 
     return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader,
                   team=[side_of(s) == side for s in range(4)], values=THIRDS, chains=_FAMILY_CHAINS,
-                  follow=playable, taker=trick_taker, finish=finish, last_bonus=LAST_TRICK_THIRDS)
+                  follow=playable, taker=trick_taker, finish=finish, last_bonus=LAST_TRICK_THIRDS, cashes=True)
 
 
 def _calabresella(deal: CalabresellaDeal, seat: int) -> Ending:
@@ -529,7 +569,7 @@ def _calabresella(deal: CalabresellaDeal, seat: int) -> Ending:
 
     return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader, team=[s in ours for s in range(n)],
                   values=THIRDS, chains=_FAMILY_CHAINS, follow=playable, taker=trick_taker, finish=finish,
-                  last_bonus=last_bonus)
+                  last_bonus=last_bonus, cashes=True)
 
 
 def _traversone(deal: TraversoneDeal, seat: int) -> Ending:

@@ -94,7 +94,7 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
         if not in_trick:
             # Leads: where the seat holds the suit's strongest card, from the strongest down;
             # where its partner does, from the weakest up (the partner takes); then the others,
-            # from the strongest down. The order is by ``later``, sorted stably below.
+            # from the weakest up. The order is by ``later``, sorted stably below.
             holder = 0
             while not (hands[holder] >> top) & 1:
                 holder += 1
@@ -105,7 +105,7 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
                 elif team[holder] == team[seat]:
                     later[i] = 16 + strength[c]
                 else:
-                    later[i] = 41 - strength[c]
+                    later[i] = 41 + strength[c]
     if in_trick:
         # Following: first the cards that leave the trick to our side, the costliest first;
         # then the cheapest of the others.
@@ -196,39 +196,47 @@ def _store(hands: Any, leader: int, rest: int, slot: int, value: int, alpha0: in
 
 
 @numba.njit(cache=True)
-def _shape(hands: Any, live: int, runs: Any, shape: Any) -> None:
-    """The hands with the live cards of each run moved down to its weakest cards, in order,
-    into ``shape``: a run's cards are next to each other in their suit and worth the same, so
-    positions that differ only in which of them are gone play alike and share a table entry."""
+def _shape(hands: Any, live: int, chains: Any, values: Any, shape: Any) -> None:
+    """The hands with the live cards of each suit moved, in order, to the weakest cards of the
+    suit that carry the same values in the same order (each to the first card of its value
+    past the previous one's place), into ``shape``: positions whose live cards have the same
+    holders and values in the same order of strength play alike and share a table entry."""
     n = hands.shape[0]
     for s in range(n):
         shape[s] = hands[s]
-    for r in range(runs.shape[0]):
+    for s in range(chains.shape[0]):
         place = 0
-        for i in range(runs.shape[1]):
-            c = runs[r, i]
+        for i in range(chains.shape[1]):
+            c = chains[s, i]
             if c < 0:
                 break
-            if (live >> c) & 1:
-                target = runs[r, place]
+            if not (live >> c) & 1:
+                continue
+            while values[chains[s, place]] != values[c]:
                 place += 1
-                if target != c:
-                    holder = 0
-                    while not (hands[holder] >> c) & 1:
-                        holder += 1
-                    shape[holder] ^= (1 << c) | (1 << target)
+            target = chains[s, place]
+            place += 1
+            if target != c:
+                holder = 0
+                while not (hands[holder] >> c) & 1:
+                    holder += 1
+                shape[holder] ^= (1 << c) | (1 << target)
 
 
 @numba.njit(cache=True)
 def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: int) -> int:
     """What the leader's side surely gains from here: the leader can cash, one after the
     other, the cards of each suit that are its strongest live ones (a card that is the
-    strongest of the suit led takes the trick). If they are its whole hand, it takes every
-    trick, and all that is left."""
+    strongest of the suit led takes the trick), and every trick it cashes takes what the
+    others must play to it: of a suit in which it cashes k cards, a seat holding m cards of
+    that suit plays at least min(k, m) of them, so at least the cheapest min(k, m). If the
+    cashed cards are the leader's whole hand, it takes every trick, and all that is left."""
+    n = hands.shape[0]
     hand = hands[leader]
     cashed = 0
     sure = 0
     for s in range(chains.shape[0]):
+        k = 0
         for i in range(chains.shape[1] - 1, -1, -1):
             c = chains[s, i]
             if c < 0 or not (live >> c) & 1:
@@ -237,6 +245,28 @@ def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: in
                 break
             cashed |= 1 << c
             sure += values[c]
+            k += 1
+        if k == 0:
+            continue
+        for t in range(n):
+            if t == leader:
+                continue
+            # The cheapest min(k, m) cards of the seat's m in the suit: picked one by one.
+            left = 0
+            for i in range(chains.shape[1]):
+                c = chains[s, i]
+                if c >= 0 and (hands[t] >> c) & 1:
+                    left |= 1 << c
+            for _ in range(k):
+                if left == 0:
+                    break
+                cheapest = -1
+                for i in range(chains.shape[1]):
+                    c = chains[s, i]
+                    if c >= 0 and (left >> c) & 1 and (cheapest < 0 or values[c] < values[cheapest]):
+                        cheapest = c
+                left ^= 1 << cheapest
+                sure += values[cheapest]
     return rest if cashed == hand else sure
 
 
@@ -251,7 +281,7 @@ _ENTER, _NEXT, _RETURN = range(3)
 def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live: int, rest: int,
             alpha: int, beta: int, team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any,
             scalars: Any, frames: Any, move_buffer: Any, order_buffer: Any, keys: Any, bounds: Any, best_cards: Any,
-            stamps: Any, runs: Any, shapes: Any) -> int:
+            stamps: Any, shapes: Any) -> int:
     """Fail-soft alpha-beta on what the maximising side gains from here, as Ending.search, with
     the plies' frames in ``frames`` instead of the call stack (numba caches no recursive function)."""
     n = hands.shape[0]
@@ -293,7 +323,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 state = _NEXT
                 # A first card forced at the root makes the root's value that card's, not the position's.
                 if in_trick == 0 and not (ply == root and scalars[_FORCED] >= 0):
-                    _shape(hands, live, runs, shapes[ply])
+                    _shape(hands, live, chains, values, shapes[ply])
                     slot = _probe(shapes[ply], leader, scalars, keys, bounds, best_cards, stamps, found)
                     if found[0]:
                         lo, hi = found[1], found[2]
@@ -414,7 +444,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
 def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: int, rest: int, guess: int,
           steps: Any, team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any, scalars: Any,
           frames: Any, move_buffer: Any, order_buffer: Any, keys: Any, bounds: Any, best_cards: Any,
-          stamps: Any, runs: Any, shapes: Any) -> tuple[int, int]:
+          stamps: Any, shapes: Any) -> tuple[int, int]:
     """The gain to the precision of ``steps``, and a first card that reaches it (-1: any), as
     Ending.mtdf; (-1, -1) once the node budget is spent."""
     lo = 0
@@ -428,7 +458,7 @@ def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: i
         scalars[_BEST] = -1
         g = _search(hands, played, ply, in_trick, leader, live, rest, beta - 1, beta, team, values, strength,
                     chains, suit_masks, scalars, frames, move_buffer, order_buffer, keys, bounds, best_cards, stamps,
-                    runs, shapes)
+                    shapes)
         if scalars[_SPENT]:
             return -1, -1
         if g < beta:
@@ -464,24 +494,6 @@ def chain_table(chains: Sequence[Sequence[int]]) -> Any:
     return table
 
 
-def _runs(chains: Any, values: Any) -> Any:
-    """The runs of the suits: cards next to each other in a suit's order, of one value, weakest
-    first, padded with -1 (a run of one card is left out: it has nowhere to move)."""
-    runs: list[list[int]] = []
-    for chain in chains:
-        run: list[int] = []
-        for c in [*(int(c) for c in chain if c >= 0), -1]:
-            if run and (c < 0 or values[c] != values[run[-1]]):
-                if len(run) > 1:
-                    runs.append(run)
-                run = []
-            run.append(c)
-    table = np.full((max(len(runs), 1), 13), -1, np.int64)
-    for r, run in enumerate(runs):
-        table[r, :len(run)] = run
-    return table
-
-
 class Search:
     """One open-handed position searched by the kernel: every search of it shares one stamp
     of the table (so what one search learns the next one uses) and one node count."""
@@ -510,7 +522,6 @@ class Search:
         self.scalars[_STAMP] = tables["stamp"]
         self.scalars[_LAST_BONUS] = last_bonus
         self.frames = np.zeros((_MAX_PLY, _FRAME), np.int64)
-        self.runs = _runs(chains, self.values)
         self.shapes = np.zeros((_MAX_PLY, len(hands)), np.int64)
         self.moves = np.zeros((_MAX_PLY, 16), np.int64)
         self.order = np.zeros((_MAX_PLY, 16), np.int64)
@@ -528,7 +539,7 @@ class Search:
         value, best = _mtdf(self.hands, self.played, self.in_trick, self.in_trick, self.leader, self.live, self.rest,
                             guess, self.steps, self.team, self.values, _STRENGTH, self.chains, _SUIT_MASKS, scalars,
                             self.frames, self.moves, self.order, t["keys"], t["bounds"], t["best"], t["stamps"],
-                            self.runs, self.shapes)
+                            self.shapes)
         self.nodes += int(scalars[_NODES])
         if scalars[_SPENT]:
             return None
