@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 
 import osteria
-from osteria.bots import BOTS, make_bot, play_bots
-from osteria.bots.ismcts import IsmctsBot
+from osteria.bots import BOTS, HEURISTICS, make_bot, play_bots
+from osteria.bots.hybrid import HybridBot
 from osteria.bots.levels import LEVELS, Careless
 from osteria.bots.pimc import PimcBot
 from osteria.tui import play
@@ -17,8 +17,11 @@ def test_every_level_is_a_bot_of_every_game() -> None:
         for level in LEVELS:
             assert level in BOTS
             bot = make_bot(level, game=game, seed=1)
-            if level in ("difficile", "maestro"):
-                assert isinstance(bot, PimcBot if game == "tressette" else IsmctsBot)
+            if level in ("difficile", "maestro") and game == "tressette":
+                assert isinstance(bot, PimcBot)  # it measured stronger than the hybrid there
+            elif level in ("difficile", "maestro"):
+                assert isinstance(bot, HybridBot)
+                assert isinstance(bot.heuristic, HEURISTICS[game])
     assert make_bot("maestro", game="tressette").time_limit > make_bot("difficile", game="tressette").time_limit  # type: ignore[attr-defined]
 
 

@@ -11,6 +11,7 @@ from functools import partial
 
 from osteria.bots.base import Bot, RandomBot, play_bots
 from osteria.bots.calabresella import CalabresellaHeuristic
+from osteria.bots.hybrid import HybridBot
 from osteria.bots.ismcts import IsmctsBot
 from osteria.bots.levels import LEVELS, level_bot
 from osteria.bots.pimc import PimcBot
@@ -45,6 +46,7 @@ BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
     "heuristic": _heuristic,
     "ismcts": lambda game, seed: IsmctsBot(seed),
     "pimc": lambda game, seed: PimcBot(seed),
+    "hybrid": lambda game, seed: HybridBot(_heuristic(game, seed), seed),
     **{level: partial(_level, level) for level in LEVELS},
 }
 

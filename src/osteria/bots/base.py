@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from osteria.engine import Match
@@ -21,6 +22,17 @@ class Bot(ABC):
 
     def close(self) -> None:  # noqa: B027 - only bots holding resources need it
         """Release what the bot holds (a process, a pool); it plays no more."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A searching bot's decision with what it rests on: its choice, the value it estimates for
+    each action it weighed (the mean result for the seat to move, in the deal's result unit,
+    higher is better), and on how many sampled deals the estimates rest."""
+
+    choice: str
+    values: dict[str, float]
+    samples: int
 
 
 class RandomBot(Bot):

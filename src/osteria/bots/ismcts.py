@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import osteria
-from osteria.bots.base import Bot
+from osteria.bots.base import Bot, Evaluation
 from osteria.engine import Deal
 
 
@@ -46,6 +46,12 @@ class IsmctsBot(Bot):
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
         if len(legal_actions) == 1:
             return legal_actions[0]
+        return self.evaluate(observation, legal_actions).choice
+
+    def evaluate(self, observation: Mapping[str, Any], legal_actions: list[str]) -> Evaluation:
+        """The decision (the most visited action) and what it rests on: the mean result of each
+        action tried at the root, for the seat to move (higher is better, also where points are
+        poison), and the iterations, each on a deal sampled afresh."""
         rules = osteria.game_rules(observation["game"], seats=len(observation["players"]),
                                    **observation["options"])
         sense = -1.0 if rules.lower_wins else 1.0
@@ -90,11 +96,10 @@ class IsmctsBot(Bot):
         assert sample is not None
         wanted = set(legal_actions)
         ranked = sorted(root.children.items(), key=lambda item: -item[1].visits)
-        for action, _ in ranked:
-            text = sample.action_str(action)
-            if text in wanted:
-                return text
-        return rng.choice(legal_actions)
+        means = {text: node.total / node.visits for text, node in
+                 ((sample.action_str(action), node) for action, node in ranked) if text in wanted}
+        choice = next(iter(means)) if means else rng.choice(legal_actions)
+        return Evaluation(choice, means, done)
 
 
 def _ucb(node: _Node, c: float) -> float:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import osteria
-from osteria.bots.base import Bot
+from osteria.bots.base import Bot, Evaluation
 from osteria.bots.solver import SearchBudget, Solver, card_of, ending, in_play
 from osteria.engine import Deal
 from osteria.rules import quattrigghiu, sancagna
@@ -46,6 +46,11 @@ class PimcBot(Bot):
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
         if len(legal_actions) == 1:
             return legal_actions[0]
+        return self.evaluate(observation, legal_actions).choice
+
+    def evaluate(self, observation: Mapping[str, Any], legal_actions: list[str]) -> Evaluation:
+        """The decision and what it rests on: the mean value of each action weighed, for the
+        seat to move (higher is better, also where points are poison), and the deals sampled."""
         rules = osteria.game_rules(observation["game"], seats=len(observation["players"]),
                                    **observation["options"])
         sense = -1 if rules.lower_wins else 1
@@ -71,7 +76,8 @@ class PimcBot(Bot):
                 totals[text] += sense * v
                 counts[text] += 1
             done += 1
-        return max(weighed, key=lambda t: totals[t] / counts[t] if counts[t] else float("-inf"))
+        means = {text: totals[text] / counts[text] for text in weighed if counts[text]}
+        return Evaluation(max(means, key=lambda t: means[t]), means, done)
 
     def solved_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float] | None:
         """Every action's exact value in this deal, or None if the solver cannot serve here."""
