@@ -155,6 +155,8 @@ class Game(ABC):
     lower_wins: ClassVar[bool] = False
     # Roles that always hold one card: a record writes them as that card, not as a list.
     single_card_roles: ClassVar[tuple[str, ...]] = ()
+    # What a deal result's delta counts, in English words ("points", "stakes", "circles").
+    unit: ClassVar[str] = "points"
 
     def __init__(self, seats: int | None = None, **options: JSON) -> None:
         self.seats = self.default_seats if seats is None else seats

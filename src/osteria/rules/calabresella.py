@@ -309,6 +309,7 @@ def _mask(cards: Sequence[str]) -> int:
 
 class Calabresella(Game):
     name = "calabresella"
+    unit = "stakes"
     deck = ITALIAN_40
     seat_counts = (3, 4, 5)
     default_seats = 3

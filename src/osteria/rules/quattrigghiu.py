@@ -424,6 +424,7 @@ def _check_rounds(value: JSON) -> str | None:
 
 class Quattrigghiu(Game):
     name = "quattrigghiu"
+    unit = "stakes"
     deck = ITALIAN_40
     seat_counts = (4,)
     default_seats = 4

@@ -338,6 +338,7 @@ def _check_target(value: JSON) -> str | None:
 
 class Sancagna(Game):
     name = "sancagna"
+    unit = "circles"
     partnership = True
     deck = VENETA_52
     seat_counts = (4,)

@@ -1,0 +1,227 @@
+"""Hints during play and the analysis of a finished deal.
+
+A **hint** is what the maestro's search (the game's pure search player, PIMC in Tressette and
+ISMCTS elsewhere, with the maestro's thinking time) would do from a seat's observation, with the
+value it estimates for each legal action: the mean result, for the seat, over deals whose hidden
+cards are sampled consistently with the observation. It sees exactly what the seat sees. (The
+``maestro`` level at a table is the hybrid player, which overrules the rule-based player only
+where this search sees a clear gain; it has no estimate of every action to show.)
+
+The **analysis** of a finished deal, where every card is known, replays its actions and weighs
+each one twice:
+
+- *open*: against double-dummy play, every hand open. The solver gives the exact value of each
+  card the seat could play; the open cost of the card played is how much less it is worth than
+  the best. It measures the play against perfect knowledge, so a sound play may cost something
+  the player could not have foreseen. Only card plays are valued this way, and only where the
+  solver finishes within its node budget (the last tricks in pure Python); elsewhere it is
+  None, not a guess.
+- *honest*: against the maestro, given the observation the seat had at that moment; the honest
+  cost is how much less the maestro's own estimate makes the action played than its choice.
+  Every decision with more than one legal action is weighed so (bids, calls and accusi too).
+
+Values are in the game's unit (``Game.unit``) for the acting seat's side, higher being
+better also where fewer points win. Sancagna's open values are the card points the seat's side
+takes in the deal: whether a side calls itself out depends on the tally, not on the open cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from osteria.bots.levels import search_bot
+from osteria.bots.solver import Solver, card_of, in_play, sense
+from osteria.cards import CARD_STRINGS
+from osteria.engine import Deal, Match
+from osteria.rules import GAMES
+
+# Games whose solver values count the card points taken, not the result (``Game.unit``): in
+# Sancagna calling oneself out depends on the tally, not on the open cards.
+SOLVED_IN_POINTS = {"sancagna"}
+# The solver's node budget for one position of the analysis: about a second in pure Python.
+MAX_NODES = 200_000
+# Costs below this are the rounding of float means, not a loss.
+NEGLIGIBLE = 1e-9
+# An action of a deal with what preceded it: (seat, action, the deal before it, the decider's observation).
+Position = tuple[int, int, Deal, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The maestro's advice for one decision."""
+
+    action: str  # the maestro's choice
+    # Each legal action the maestro weighed -> its expected value for the seat's side (every legal
+    # action, except past 40 of them, as Calabresella's discards, where a sample of them is weighed).
+    values: dict[str, float]
+    unit: str  # "points", "stakes" or "circles"
+    samples: int  # how many sampled deals the values rest on
+
+
+def hint(observation: Mapping[str, Any], *, time_limit: float = 1.0, seed: int | str | None = None,
+         samples: int | None = None) -> Hint:
+    """The maestro's choice for the seat of ``observation`` (``Match.observation(seat)`` of the
+    seat that decides now) and its value of each legal action; it thinks ``time_limit`` seconds,
+    or weighs exactly ``samples`` sampled deals (with ``seed``, the same hint every time).
+    ValueError if the observation offers no action to choose."""
+    game = observation.get("game")
+    if game not in GAMES:
+        raise ValueError(f"no hint for an observation of game {game!r}")
+    legal = list(observation.get("legal_actions") or [])
+    if not legal:
+        raise ValueError("no hint: this seat has no action to choose now")
+    evaluation = search_bot(game, seed, time_limit=time_limit, samples=samples).evaluate(observation, legal)
+    values = {action: evaluation.values[action] for action in legal if action in evaluation.values}
+    return Hint(evaluation.choice, values, GAMES[game].unit, evaluation.samples)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of the deal, and what it cost."""
+
+    index: int  # position in the deal's action list
+    trick: int | None  # 1-based trick number for card plays, None for other actions
+    seat: int
+    action: str  # what was played
+    best: str | None  # the double-dummy best action (all hands open), None where not computed
+    cost_open: float | None  # value lost against double-dummy best play (>= 0), None where not computed
+    honest: str | None  # what the maestro would have played from that seat's observation
+    cost_honest: float | None  # value lost against the maestro's choice, by its own estimate (>= 0)
+    # Each card the seat could play -> its double-dummy value (the card's plain action), where computed.
+    open_values: dict[str, float] | None = None
+    # Each action the maestro weighed -> its estimate, where it searched (not for a forced action).
+    honest_values: dict[str, float] | None = None
+
+    @property
+    def cost(self) -> tuple[float, float]:
+        """What orders mistakes: the open cost, then the honest cost (0 where not computed)."""
+        return self.cost_open or 0.0, self.cost_honest or 0.0
+
+
+@dataclass(frozen=True)
+class DealAnalysis:
+    """The analysis of one finished deal, action by action."""
+
+    game: str
+    unit: str  # of the open values and costs
+    steps: list[Step]
+    honest_unit: str | None = None  # of the honest values and costs, where not ``unit`` (Sancagna)
+
+    def mistakes(self, limit: int | None = None) -> list[Step]:
+        """The steps that cost something, the biggest open cost first, then the biggest honest
+        cost, then in the order played; at most ``limit`` of them."""
+        costly = [step for step in self.steps if max(step.cost) > NEGLIGIBLE]
+        costly.sort(key=lambda step: (-step.cost[0], -step.cost[1], step.index))
+        return costly if limit is None else costly[:limit]
+
+    def lost_by_seat(self) -> dict[int, float]:
+        """Every seat's total open cost in the deal."""
+        lost: dict[int, float] = {}
+        for step in sorted(self.steps, key=lambda step: step.seat):
+            lost[step.seat] = lost.get(step.seat, 0.0) + (step.cost_open or 0.0)
+        return lost
+
+
+def analyse_deal(match: Match, deal_index: int, *, honest_time: float = 0.2, max_nodes: int | None = MAX_NODES,
+                 progress: Callable[[int, int], None] | None = None, seed: int | str | None = 0,
+                 honest_samples: int | None = None) -> DealAnalysis:
+    """Weigh every action of the finished deal ``deal_index`` (0 for the first) of ``match``:
+    against double-dummy play, the solver searching at most ``max_nodes`` nodes a position
+    (None: no limit), and against the maestro thinking ``honest_time`` seconds a decision (or
+    weighing ``honest_samples`` sampled deals, reproducibly with ``seed``). ``progress(done,
+    total)`` is called after each action weighed. ValueError for a deal that is not finished."""
+    finished = len(match.results)
+    if not 0 <= deal_index < finished:
+        raise ValueError(f"deal {deal_index} cannot be analysed: the finished deals are 0 to {finished - 1}"
+                         if finished else f"deal {deal_index} cannot be analysed: no deal is finished yet")
+    game = match.game.name
+    positions = _positions(match, deal_index)
+    tricks = _trick_numbers(positions)
+    total = len(positions)
+    steps: list[Step] = []
+    solvable = True  # until a position proves too big for the budget; earlier ones hold more cards
+    for done, j in enumerate(reversed(range(total)), 1):
+        seat, action, before, observation = positions[j]
+        text = before.action_str(action)
+        best: str | None = None
+        cost_open: float | None = None
+        open_values: dict[str, float] | None = None
+        card = card_of(before, action)
+        if tricks[j] is not None and card is not None:
+            if len({card_of(before, a) for a in before.legal()} - {None}) == 1:
+                best, cost_open = text, 0.0  # a forced card costs nothing, whatever it is worth
+            elif solvable:
+                open_values = _open_values(before, max_nodes)
+                solvable = open_values is not None
+                if open_values is not None:
+                    best, cost_open = _against(open_values, CARD_STRINGS[card], text)
+        legal: list[str] = observation["legal_actions"]
+        honest: str = text
+        cost_honest: float | None = 0.0
+        honest_values: dict[str, float] | None = None
+        if len(legal) > 1:
+            bot = search_bot(game, f"{seed}/{deal_index}/{j}", time_limit=honest_time, samples=honest_samples)
+            evaluation = bot.evaluate(observation, legal)
+            honest, honest_values = evaluation.choice, evaluation.values
+            cost_honest = max(0.0, honest_values[honest] - honest_values[text]) if text in honest_values else None
+        steps.append(Step(j, tricks[j], seat, text, best, cost_open, honest, cost_honest, open_values, honest_values))
+        if progress is not None:
+            progress(done, total)
+    steps.reverse()
+    unit = GAMES[game].unit
+    if game in SOLVED_IN_POINTS:
+        return DealAnalysis(game, "points", steps, unit)
+    return DealAnalysis(game, unit, steps)
+
+
+def _positions(match: Match, deal_index: int) -> list[Position]:
+    """Each action of the deal with the position before it: (seat, action, a copy of the deal,
+    the observation of the seat that decided), replayed by the engine from the match's deals."""
+    replay = Match(match.game, players=match.players, seed=0, dealer=match.deals[0].dealer)
+    for earlier in match.deals[:deal_index]:
+        replay.begin_deal(earlier.hands, earlier.stock, earlier.dealer)
+        for _, action in earlier.deal.history:
+            replay.apply(action)
+    record = match.deals[deal_index]
+    deal = replay.begin_deal(record.hands, record.stock, record.dealer)
+    positions: list[Position] = []
+    for seat, action in record.deal.history:
+        positions.append((seat, action, deal.copy(), replay.observation(deal.decider(seat))))
+        replay.apply(action)
+    return positions
+
+
+def _trick_numbers(positions: list[Position]) -> list[int | None]:
+    """The 1-based trick of each card play (every seat plays one card to a trick), None for
+    every other action."""
+    numbers: list[int | None] = []
+    played = 0
+    for _, action, deal, _ in positions:
+        if in_play(deal) and card_of(deal, action) is not None:
+            numbers.append(played // deal.seats + 1)
+            played += 1
+        else:
+            numbers.append(None)
+    return numbers
+
+
+def _open_values(deal: Deal, max_nodes: int | None) -> dict[str, float] | None:
+    """The double-dummy value of each card the seat to move may play, higher is better for it;
+    None if the solver cannot finish within the budget."""
+    values, exact = Solver(max_nodes).move_values(deal)
+    if not exact:
+        return None
+    direction = sense(deal)
+    return {CARD_STRINGS[c]: float(direction * v) for c, v in sorted(values.items())}
+
+
+def _against(values: dict[str, float], card: str, played: str) -> tuple[str, float | None]:
+    """The best action of ``values`` (the one played if it is among the best) and what the card
+    played lost against it (None if the solver did not value it: a revoke under ``tavola``)."""
+    top = max(values.values())
+    if card in values and values[card] >= top:
+        return played, 0.0
+    best = max(values, key=lambda c: values[c])
+    return best, (top - values[card]) if card in values else None
