@@ -25,6 +25,7 @@ from osteria.rules import calabresella, quattrigghiu, sancagna, traversone
 from osteria.rules.tressette import GLOSSARY, SIGNAL_NAMES
 from osteria.tui import PlainTable, play
 from osteria.tui.plain import normalise
+from osteria.tui.review import ReviewWords
 from osteria.tui.views import (
     VIEWS,
     CalabresellaView,
@@ -553,3 +554,18 @@ def test_traversone_says_the_lowest_score_wins() -> None:
     ]
     assert view.deal_result(2, {"outcome": "giocata", "points": [0, 5, 6], "delta": [10, 5, 6]}, [13, 15, 13])[1:3] == [
         "Points taken: you 0 · b1 5 · b2 6", "Points scored: you 10 · b1 5 · b2 6"]
+
+
+def test_values_are_written_as_a_person_reads_them() -> None:
+    italian = ReviewWords(view_for(osteria.game_rules("tressette"), "it", ["tu", "b1", "b2", "b3"], 0))
+    english = ReviewWords(view_for(osteria.game_rules("tressette"), "en", ["you", "b1", "b2", "b3"], 0))
+    assert [italian.number(v) for v in (2.0, 1.25, -0.5, 1e-12)] == ["2", "1,25", "-0,50", "0"]
+    assert [english.number(v, signed=True) for v in (2.0, 1.25, -0.5, 0.0)] == ["+2", "+1.25", "-0.50", "+0"]
+    assert (italian.unit("stakes"), english.unit("circles")) == ("poste", "circles")
+
+
+def test_the_end_of_the_match_names_the_winners_for_the_persons_seat() -> None:
+    view = view_for(osteria.game_rules("traversone", seats=3), "en", ["you", "b1", "b2"], 0)
+    assert view.match_over([1, 2]) == [MESSAGES["en"]["match_over"], "Winners: b1, b2.", MESSAGES["en"]["you_lost"]]
+    assert view.match_over([0])[-1] == MESSAGES["en"]["you_won"]
+    assert view.match_over([]) == [MESSAGES["en"]["match_over"], MESSAGES["en"]["no_winner"]]

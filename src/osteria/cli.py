@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from osteria.engine import Option, RulesError
 from osteria.records import RecordError, load, replay
 from osteria.rules import GAMES
+
+if TYPE_CHECKING:
+    from osteria.arena.duplicate import Backend
 
 
 class UsageError(Exception):
@@ -68,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game in the terminal against bots",
                           description="Play against bots. Rules options follow the game: "
                                       "osteria play tressette --target 41 --segni sud")
-    play.add_argument("game", choices=list(GAMES))
+    play.add_argument("game", nargs="?", choices=list(GAMES))
     play.add_argument("--lang", choices=["it", "en"], default="it", help="language of the table (it)")
     play.add_argument("--seed", type=int, help="deal reproducibly from this seed")
     play.add_argument("--players", type=int, help="number of players, where the game allows several")
@@ -76,6 +81,20 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--save", metavar="FILE", help="save the record of the match to FILE")
     play.add_argument("--level", default="medio",
                       help="the bots' level: facile, medio (default), difficile, maestro; or random")
+    play.add_argument("--plain", action="store_true", help="plain lines of text, for scripts and screen readers")
+    play.add_argument("--load", metavar="FILE", help="resume the unfinished match saved in FILE")
+    play.add_argument("--open", metavar="RECORD", help="step through a record, as osteria view does")
+    play.add_argument("--delay", type=float, default=0.7, help="seconds before a bot's card lands (0.7)")
+    play.add_argument("--hint-time", type=float, default=1.0, help="the maestro's seconds per hint (1)")
+    play.add_argument("--analysis-time", type=float, default=0.2,
+                      help="the maestro's seconds per choice in the analysis after each deal (0.2)")
+    play.add_argument("--no-analysis", action="store_true", help="no analysis after each deal")
+
+    view = sub.add_parser("view", help="step through a record trick by trick, every hand in view")
+    view.add_argument("record")
+    view.add_argument("--lang", choices=["it", "en"], default="it", help="language of the table (it)")
+    view.add_argument("--seat", type=int, default=0,
+                      help="the seat whose hand shows in a deal still in progress (0)")
 
     rep = sub.add_parser("replay", help="check a record and print its result")
     rep.add_argument("file")
@@ -101,6 +120,29 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--records", metavar="FILE", help="write the osteria/1 record of every deal played, "
                        "one per line (JSON lines)")
     arena.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _backend_arguments(arena)
+
+    selfplay = sub.add_parser("selfplay", help="let bots play and write their records (and a dataset)",
+                              description="Bots play the arena's boards, seats taking the players in turn, "
+                                          "and the record of every game is written; rules options follow the game.")
+    selfplay.add_argument("game", choices=list(GAMES))
+    selfplay.add_argument("--players", required=True, help="comma-separated bots, seated in turn: heuristic, ...")
+    selfplay.add_argument("--deals", type=int, default=100, help="boards (deals) to play (100)")
+    selfplay.add_argument("--matches", type=int, default=0, help="also play this many whole matches")
+    selfplay.add_argument("--rotate", action="store_true", help="play every seat rotation, as the arena does")
+    selfplay.add_argument("--seed", type=int, default=0, help="seed of the boards (0)")
+    selfplay.add_argument("--seats", type=int, help="number of seats, where the game allows several")
+    selfplay.add_argument("--workers", type=int, default=0, help="processes (0: one per core)")
+    selfplay.add_argument("--time-limit", type=float, default=1.0, help="seconds per move of an outside engine (1)")
+    selfplay.add_argument("--records", metavar="FILE", required=True, help="the records, one per line (JSON lines)")
+    selfplay.add_argument("--dataset", metavar="FILE", help="also the dataset of every decision (.jsonl or .parquet)")
+    _backend_arguments(selfplay)
+
+    dataset = sub.add_parser("dataset", help="turn records into a dataset of decisions for learning",
+                             description="One row per decision: the observation tensor, the legal-action mask, "
+                                         "the action taken and the deal's reward for that seat.")
+    dataset.add_argument("records", nargs="+", help="record files: one record, or JSON lines of records")
+    dataset.add_argument("--out", required=True, help="the dataset: FILE.jsonl or FILE.parquet")
 
     bot = sub.add_parser("bot", help="serve one of osteria's bots over the bot protocol")
     bot.add_argument("name", help="the bot: random, ...")
@@ -108,8 +150,108 @@ def _parser() -> argparse.ArgumentParser:
     bot.add_argument("--game", choices=list(GAMES), default="tressette", help="the game it plays")
     bot.add_argument("--seed", type=int)
 
+    serve = sub.add_parser("serve", help="run the online osteria: tables in the browser with friends and bots")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (8000)")
+    serve.add_argument("--data", default="osteria-data", help="folder of the SQLite database (osteria-data)")
+    serve.add_argument("--database", metavar="URL", help="a PostgreSQL database instead: postgresql://...")
+    serve.add_argument("--stand-in-after", type=float, default=60.0,
+                       help="seconds a player may take before a bot plays for him until he is back (60)")
+    serve.add_argument("--bot-delay", type=float, default=0.6, help="the least seconds a bot takes for a move (0.6)")
+
+    verify = sub.add_parser("verify", help="check a record's deals against their revealed seeds")
+    verify.add_argument("file")
+
     sub.add_parser("games", help="list the games")
     return parser
+
+
+def _backend_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--backend", choices=["multiprocessing", "ray"], default="multiprocessing",
+                        help="where the deals are played: this machine's processes (default) or Ray")
+    parser.add_argument("--address", help="with --backend ray: a cluster's address (ray://HOST:10001, auto); "
+                        "local or none starts a Ray here with --workers CPUs")
+
+
+@contextmanager
+def _backend(args: argparse.Namespace) -> Iterator[Backend]:
+    """The backend the command line asks for, closed (a Ray started here stopped) afterwards."""
+    if args.backend == "ray":
+        from osteria.arena.ray_backend import RayBackend
+
+        with RayBackend(args.address, workers=args.workers or None) as ray:
+            yield ray
+        return
+    if args.address:
+        raise UsageError("--address is for --backend ray")
+    from osteria.arena.duplicate import ProcessBackend
+
+    yield ProcessBackend(args.workers or os.cpu_count() or 1)
+
+
+def _players(text: str) -> tuple[str, ...]:
+    """The players named on the command line, each checked."""
+    from osteria.arena.players import PLAYERS
+    from osteria.bots import BOTS
+
+    players = tuple(p.strip() for p in text.split(",") if p.strip())
+    for p in players:
+        if not p.startswith("cmd:") and p not in BOTS and p not in PLAYERS:
+            raise UsageError(f"unknown player {p!r}; players: {', '.join((*BOTS, *PLAYERS))}, or cmd:COMMAND")
+    return players
+
+
+def _selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    from pathlib import Path
+
+    from osteria.arena import Config
+    from osteria.arena.selfplay import selfplay
+
+    players = _players(args.players)
+    if not players:
+        raise UsageError("--players needs at least one bot, as heuristic")
+    if args.deals < 0 or args.matches < 0 or args.deals + args.matches == 0:
+        raise UsageError("nothing to play: give --deals or --matches a positive number")
+    config = Config(args.game, players, args.deals, seed=args.seed, seats=args.seats, options=options,
+                    time_limit=args.time_limit, matches=args.matches)
+    GAMES[args.game](args.seats, **options)  # bad options are reported before any work
+    try:
+        Path(args.records).open("w").close()  # an unwritable file is reported before any work
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.records}: {exc.strerror}") from None
+    with _backend(args) as backend:
+        written = selfplay(config, Path(args.records), rotate=args.rotate, backend=backend, progress=_progress_bar())
+    print(f"{written} records written to {args.records}")
+    if args.dataset:
+        return _dataset([args.records], args.dataset)
+    return 0
+
+
+def _dataset(files: Sequence[str], out: str) -> int:
+    from pathlib import Path
+
+    from osteria.datasets import export, records_in
+
+    records: list[dict[str, Any]] = []
+    origins: list[str] = []  # where each record comes from, for messages
+    for name in files:
+        try:
+            found = records_in(Path(name))
+        except OSError as exc:
+            raise UsageError(f"cannot read {name}: {exc.strerror}") from None
+        except RecordError as exc:
+            raise UsageError(f"{name}: {exc}") from None
+        origins.extend(f"{name}: records[{i}]" for i in range(len(found)))
+        records.extend(found)
+    try:
+        count = export(records, Path(out))
+    except RecordError as exc:  # its place is records[i]...: said as the file and the record in it
+        number, _, rest = exc.where.removeprefix("records[").partition("]")
+        raise UsageError(f"{origins[int(number)]}{rest}: {exc.reason}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {out}: {exc.strerror}") from None
+    print(f"{count} decisions written to {out}")
+    return 0
 
 
 def _print_result(result: dict[str, Any]) -> None:
@@ -124,17 +266,11 @@ def _print_result(result: dict[str, Any]) -> None:
 
 
 def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
-    import os
     from pathlib import Path
 
     from osteria.arena import Config, run
-    from osteria.arena.players import PLAYERS
-    from osteria.bots import BOTS
 
-    players = tuple(p.strip() for p in args.players.split(",") if p.strip())
-    for p in players:
-        if not p.startswith("cmd:") and p not in BOTS and p not in PLAYERS:
-            raise UsageError(f"unknown player {p!r}; players: {', '.join((*BOTS, *PLAYERS))}, or cmd:COMMAND")
+    players = _players(args.players)
     if len(players) < 2:
         raise UsageError("--players needs at least two players, as random,random")
     if args.deals < 2:
@@ -142,8 +278,9 @@ def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
     config = Config(args.game, players, args.deals, seed=args.seed, seats=args.seats, options=options,
                     time_limit=args.time_limit, matches=args.matches, keep_records=bool(args.records))
     GAMES[args.game](args.seats, **options)  # bad options are reported before any work
-    report = run(config, workers=args.workers or os.cpu_count() or 1,
-                 results=Path(args.results) if args.results else None, progress=_progress_bar())
+    with _backend(args) as backend:
+        report = run(config, results=Path(args.results) if args.results else None, progress=_progress_bar(),
+                     backend=backend)
     if args.records:
         with Path(args.records).open("w", encoding="utf-8") as out:
             for board in report.boards:
@@ -196,17 +333,90 @@ def _progress_bar() -> Callable[[int, int], None]:
     return show
 
 
+def _play(args: argparse.Namespace, extra: Sequence[str]) -> int:
+    """The table: full-screen at a terminal; plain lines with --plain, or when input or output is
+    not a terminal (a script)."""
+    if args.open:
+        from osteria.tui.viewer import view
+
+        return view(args.open, lang=args.lang, seat=args.seat)
+    if args.game is None and args.load is None:
+        raise UsageError("name the game to play, or --load FILE to resume a saved match")
+    if args.game is not None and args.load is not None:
+        raise UsageError("--load resumes the game saved in its file: name no game with it")
+    if extra and args.game is None:
+        raise UsageError(f"unrecognized arguments: {' '.join(extra)} (the rules options are in the saved match)")
+    options = game_options(args.game, extra) if args.game is not None else {}
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from osteria.tui import PlainTable, play
+
+        if args.load is None:
+            return play(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
+                        save=args.save, options=options, level=args.level, review=not args.no_analysis)
+        from osteria.tui.plain import table_match
+
+        match, bots = table_match(None, lang=args.lang, seed=args.seed, seats=None, human_seat=args.seat,
+                                  options=None, level=args.level, load=args.load)
+        return PlainTable(match, human_seat=args.seat, lang=args.lang, bots=bots, save=args.save or args.load,
+                          review=not args.no_analysis, hint_time=args.hint_time,
+                          review_time=args.analysis_time).run()
+    from osteria.tui.app import play as play_table
+
+    return play_table(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
+                      save=args.save, options=options, level=args.level, load=args.load, delay=args.delay,
+                      hint_time=args.hint_time, analysis=not args.no_analysis, analysis_time=args.analysis_time)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from osteria.server.app import serve
+        from osteria.server.store import StoreError
+        from osteria.server.tables import Settings
+    except ImportError as exc:
+        raise UsageError(f"the server needs the server extra (pip install 'osteria[server]'): {exc}") from None
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port must be from 1 to 65535, not {args.port}")
+    if args.stand_in_after <= 0 or args.bot_delay < 0:
+        raise UsageError("--stand-in-after must be positive and --bot-delay not negative")
+    try:
+        serve(args.host, args.port, args.data, args.database,
+              Settings(stand_in_after=args.stand_in_after, bot_delay=args.bot_delay))
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot listen at {args.host}:{args.port}: {exc.strerror or exc}") from None
+    return 0
+
+
+def _verify(path: str) -> int:
+    from osteria.server.fair import verify_record
+
+    try:
+        checks = verify_record(load(path))
+    except RecordError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+    for check in checks:
+        print(f"deal {check.deal_index + 1}: {'ok' if check.ok else 'FAILED'}: {check.message}")
+    failed = [c for c in checks if not c.ok]
+    if failed or not checks:
+        problem = f"deal {failed[0].deal_index + 1}: {failed[0].message}" if failed else "the record has no deal"
+        raise UsageError(f"{path}: {problem}")
+    print(f"{path}: every deal was fixed by its published seed")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
     try:
         if args.command == "play":
-            from osteria.tui import play
+            return _play(args, extra)
+        if args.command == "view":
+            from osteria.tui.viewer import view
 
-            return play(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
-                        save=args.save, options=game_options(args.game, extra), level=args.level)
-        options = game_options(args.game, extra) if args.command == "arena" else {}
-        if extra and args.command != "arena":
+            return view(args.record, lang=args.lang, seat=args.seat)
+        options = game_options(args.game, extra) if args.command in ("arena", "selfplay") else {}
+        if extra and args.command not in ("arena", "selfplay"):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         if args.command == "replay":
             match = replay(load(args.file))
@@ -222,11 +432,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "arena":
             return _arena(args, options)
+        if args.command == "selfplay":
+            return _selfplay(args, options)
+        if args.command == "dataset":
+            return _dataset(args.records, args.out)
         if args.command == "bot":
             from osteria.arena.protocol import serve
             from osteria.bots import make_bot
 
             return serve(make_bot(args.name, game=args.game, seed=args.seed), sys.stdin, sys.stdout)
+        if args.command == "serve":
+            return _serve(args)
+        if args.command == "verify":
+            return _verify(args.file)
         for name in GAMES:
             print(name)
         return 0

@@ -38,7 +38,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "not_allowed": "Mossa non valida: {why}",
         "empty": "Scrivi il numero di una mossa o la mossa stessa (? per l'aiuto, q per uscire).",
         "help": ("Comandi: un numero sceglie la mossa della lista; si può anche scrivere la mossa "
-                 "(3d, 3d volo, accuso Ad 2d 3d); ? o aiuto mostra questo aiuto; q esce."),
+                 "(3d, 3d volo, accuso Ad 2d 3d); ? o aiuto mostra questo aiuto; consiglio chiede la mossa "
+                 "al maestro; analisi mostra l'analisi dell'ultima smazzata finita (analisi 2: della "
+                 "smazzata 2); q esce."),
         "cards_help": "Carte: rango A 2 3 4 5 6 7 F C R e palo d denari ♦, c coppe ♥, s spade ♠, b bastoni ♣.",
         "glossary": "Glossario:",
         "signal_list": "Segni:",
@@ -123,6 +125,35 @@ MESSAGES: dict[str, dict[str, str]] = {
         "t_leftover": "{n} carte avanzate, coperte: vanno a chi fa l'ultima presa.",
         "t_deal_points": "Punti presi: {items}",
         "t_deal_scored": "Punti segnati: {items}",
+        # Hints and the analysis of a deal
+        "unit_points": "punti",
+        "unit_stakes": "poste",
+        "unit_circles": "cerchi",
+        "hint_wait": "Il maestro ci pensa…",
+        "hint": "Il maestro giocherebbe: {action}",
+        "hint_values": "Valore stimato di ogni mossa (in {unit}, su {samples} smazzate simulate):",
+        "hint_none": "Nessun consiglio: {why}",
+        "review_ask": "Vuoi l'analisi della smazzata {n}? [s/N] ",
+        "review_wait": ("Analisi della smazzata {n} in corso: ogni mossa contro il gioco a carte scoperte "
+                        "e contro il maestro…"),
+        "review_none": "Non c'è una smazzata finita numero {n} da analizzare.",
+        "review_header": "── Analisi della smazzata {n} ──",
+        "review_explain": ("A carte scoperte: la mossa contro la migliore con tutte le mani in vista (in {unit}); "
+                           "il maestro: contro la scelta del maestro, che vede solo le carte di chi gioca "
+                           "(sua stima, in {honest_unit})."),
+        "review_mistakes": "Gli errori più gravi:",
+        "review_no_mistakes": "Nessuna mossa ha perso valore.",
+        "review_lost": "Perso a carte scoperte: {items}",
+        "review_before": "Prima delle prese:",
+        "review_trick": "Presa {n}:",
+        "review_where_trick": "presa {n}",
+        "review_where_other": "mossa {n}",
+        "review_open_best": "a carte scoperte la migliore",
+        "review_open_worse": "a carte scoperte meglio {best} ({cost})",
+        "review_open_unknown": "a carte scoperte non calcolata",
+        "review_honest_same": "il maestro d'accordo",
+        "review_honest_other": "il maestro {honest} ({cost})",
+        "review_honest_unknown": "il maestro {honest}",
     },
     "en": {
         "you": "you",
@@ -147,7 +178,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "not_allowed": "Not allowed: {why}",
         "empty": "Type the number of a choice or the action itself (? for help, q to quit).",
         "help": ("Commands: a number picks that choice of the list; you may also type the action "
-                 "(3d, 3d volo, accuso Ad 2d 3d); ? or help shows this help; q quits."),
+                 "(3d, 3d volo, accuso Ad 2d 3d); ? or help shows this help; hint asks the maestro for a "
+                 "move; analysis shows the analysis of the last finished deal (analysis 2: of deal 2); "
+                 "q quits."),
         "cards_help": "Cards: rank A 2 3 4 5 6 7 F C R and suit d coins ♦, c cups ♥, s swords ♠, b clubs ♣.",
         "glossary": "Glossary:",
         "signal_list": "Signals:",
@@ -232,12 +265,43 @@ MESSAGES: dict[str, dict[str, str]] = {
         "t_leftover": "{n} cards left over, face down: they go to the taker of the last trick.",
         "t_deal_points": "Points taken: {items}",
         "t_deal_scored": "Points scored: {items}",
+        # Hints and the analysis of a deal
+        "unit_points": "points",
+        "unit_stakes": "stakes",
+        "unit_circles": "circles",
+        "hint_wait": "The maestro is thinking…",
+        "hint": "The maestro would play: {action}",
+        "hint_values": "Estimated value of each action (in {unit}, over {samples} simulated deals):",
+        "hint_none": "No hint: {why}",
+        "review_ask": "Show the analysis of deal {n}? [y/N] ",
+        "review_wait": "Analysing deal {n}: every action against open-hand play and against the maestro…",
+        "review_none": "There is no finished deal number {n} to analyse.",
+        "review_header": "── Analysis of deal {n} ──",
+        "review_explain": ("Open hands: the action against the best one with every hand in view (in {unit}); "
+                           "the maestro: against the choice of the maestro, who sees only the player's own cards "
+                           "(its estimate, in {honest_unit})."),
+        "review_mistakes": "The biggest mistakes:",
+        "review_no_mistakes": "No action lost any value.",
+        "review_lost": "Lost against open-hand play: {items}",
+        "review_before": "Before the tricks:",
+        "review_trick": "Trick {n}:",
+        "review_where_trick": "trick {n}",
+        "review_where_other": "action {n}",
+        "review_open_best": "open hands: the best",
+        "review_open_worse": "open hands: {best} was better ({cost})",
+        "review_open_unknown": "open hands: not computed",
+        "review_honest_same": "the maestro agrees",
+        "review_honest_other": "the maestro: {honest} ({cost})",
+        "review_honest_unknown": "the maestro: {honest}",
     },
 }
 
 # Commands, in either language.
 QUIT_WORDS = frozenset({"q", "quit", "esci", "exit"})
 HELP_WORDS = frozenset({"?", "aiuto", "help", "h"})
+HINT_WORDS = frozenset({"consiglio", "hint"})
+REVIEW_WORDS = frozenset({"analisi", "analysis"})
+YES_WORDS = frozenset({"s", "si", "sì", "y", "yes"})
 
 
 def message(lang: str, key: str, **values: object) -> str:

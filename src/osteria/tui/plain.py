@@ -14,12 +14,17 @@ from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from osteria import game_rules
+from osteria.analysis import analyse_deal, hint
 from osteria.bots import Bot, RandomBot, make_bot
 from osteria.cards import SUIT_SYMBOLS, SUITS
 from osteria.engine import IllegalAction, Match, RulesError
-from osteria.i18n import HELP_WORDS, LANGUAGES, QUIT_WORDS, message
+from osteria.i18n import HELP_WORDS, HINT_WORDS, LANGUAGES, QUIT_WORDS, REVIEW_WORDS, YES_WORDS, message
+from osteria.records import load as load_record
+from osteria.records import replay
 from osteria.records import save as save_record
+from osteria.tui.review import ReviewWords
 from osteria.tui.views import card_of, view_for
+from osteria.tui.words import say
 
 
 class Leave(enum.Enum):
@@ -59,11 +64,14 @@ def normalise(text: str) -> str:
 
 class PlainTable:
     """One match at the terminal: the person decides for ``human_seat`` (and for any seat it
-    decides for, such as its dummy); ``bots`` decide for the others."""
+    decides for, such as its dummy); ``bots`` decide for the others. With ``review``, the table
+    offers the analysis of each deal when it ends; the maestro thinks ``hint_time`` seconds for a
+    hint and ``review_time`` seconds a decision in an analysis."""
 
     def __init__(self, match: Match, *, human_seat: int = 0, lang: str = "it",
                  bots: Mapping[int, Bot] | None = None, save: str | None = None,
-                 input_fn: Callable[[str], str] = input, output: TextIO = sys.stdout) -> None:
+                 input_fn: Callable[[str], str] = input, output: TextIO = sys.stdout,
+                 review: bool = False, hint_time: float = 1.0, review_time: float = 0.2) -> None:
         self.match = match
         self.human = human_seat
         self.lang = lang
@@ -73,8 +81,12 @@ class PlainTable:
         self.input_fn = input_fn
         self.output = output
         self.view = view_for(match.game, lang, match.players, human_seat)
+        self.words = ReviewWords(self.view)
         self.header_shown = -1  # the last deal whose header was printed
         self.results_shown = len(match.results)
+        self.review = review
+        self.hint_time = hint_time
+        self.review_time = review_time
 
     def say(self, key: str, **values: object) -> str:
         return message(self.lang, key, **values)
@@ -100,13 +112,7 @@ class PlainTable:
                 if left is not None:
                     return self.leave(left)
             self.show_results()
-        winners = match.result()["winners"] or []
-        self.show("", self.say("match_over"))
-        if winners:
-            self.show(self.say("winners", names=", ".join(self.view.name(s) for s in winners)),
-                      self.say("you_won" if self.human in winners else "you_lost"))
-        else:
-            self.show(self.say("no_winner"))
+        self.show("", *self.view.match_over(match.result()["winners"] or []))
         return self.save() if self.save_path else 0
 
     def show_results(self) -> None:
@@ -119,6 +125,8 @@ class PlainTable:
         self.show("", *self.view.last_trick(final),
                   *self.view.deal_result(index, match.results[index].as_json(), match.totals()))
         self.results_shown = len(match.results)
+        if self.review:
+            self.offer_review(index)
 
     # -- the person's turn -------------------------------------------------------------------
 
@@ -149,6 +157,10 @@ class PlainTable:
                 return Leave.QUIT
             elif text.lower() in HELP_WORDS:
                 self.show(*view.help())
+            elif text.lower() in HINT_WORDS:
+                self.show_hint(observation)
+            elif text.split()[0].lower() in REVIEW_WORDS and len(text.split()) <= 2:
+                self.review_command(text.split()[1:])
             elif text.isdecimal():
                 n = int(text)
                 if 1 <= n <= len(legal):
@@ -161,6 +173,58 @@ class PlainTable:
                     return None
                 except IllegalAction as exc:
                     self.show(self.say("not_allowed", why=exc))
+
+    # -- hints and analysis ------------------------------------------------------------------
+
+    def show_hint(self, observation: Mapping[str, Any]) -> None:
+        """The maestro's choice from the person's observation, and its value of every action."""
+        self.show(self.say("hint_wait"))
+        self.output.flush()
+        try:
+            advice = hint(observation, time_limit=self.hint_time)
+        except ValueError as exc:
+            self.show(self.say("hint_none", why=exc))
+            return
+        self.show(*self.words.hint_lines(advice))
+
+    def offer_review(self, index: int) -> None:
+        """Ask whether to analyse the deal just ended (no is the default, and so is a closed input)."""
+        self.output.flush()
+        try:
+            answer = self.input_fn(self.say("review_ask", n=index + 1))
+        except (EOFError, KeyboardInterrupt):
+            return
+        if answer.strip().lower() in YES_WORDS:
+            self.show_review(index)
+
+    def review_command(self, words: list[str]) -> None:
+        """``analisi``: the last finished deal; ``analisi N``: deal N."""
+        finished = len(self.match.results)
+        if not words:
+            if finished:
+                self.show_review(finished - 1)
+            else:
+                self.show(self.say("review_none", n=1))
+            return
+        if words[0].isdecimal() and 1 <= int(words[0]) <= finished:
+            self.show_review(int(words[0]) - 1)
+        else:
+            self.show(self.say("review_none", n=words[0]))
+
+    def show_review(self, index: int) -> None:
+        """Analyse a finished deal and show it: the biggest mistakes, then trick by trick."""
+        self.show("", self.say("review_wait", n=index + 1))
+        self.output.flush()
+        live = self.output.isatty()
+
+        def progress(done: int, total: int) -> None:
+            if live:
+                print(f"\r{done}/{total}", end="", file=self.output, flush=True)
+
+        analysis = analyse_deal(self.match, index, honest_time=self.review_time, progress=progress)
+        if live:
+            print(file=self.output)
+        self.show("", *self.words.review_lines(analysis, index))
 
     def leave(self, how: Leave) -> int:
         """Leave the match: save it if a file was given (asking first, unless the input is closed)."""
@@ -180,18 +244,50 @@ class PlainTable:
 
     def save(self) -> int:
         assert self.save_path is not None
-        try:
-            save_record(self.match.record(), self.save_path)
-        except OSError as exc:
-            self.show(self.say("save_failed", path=self.save_path, error=exc.strerror or exc))
-            return 1
-        self.show(self.say("saved", path=self.save_path))
-        return 0
+        saved, said = save_match(self.match, self.save_path, self.lang)
+        self.show(said)
+        return 0 if saved else 1
+
+
+def save_match(match: Match, path: str, lang: str) -> tuple[bool, str]:
+    """Write the match's osteria/1 record to ``path``: whether it was written, and the line that says so."""
+    try:
+        save_record(match.record(), path)
+    except OSError as exc:
+        return False, message(lang, "save_failed", path=path, error=exc.strerror or exc)
+    return True, message(lang, "saved", path=path)
+
+
+def table_match(game: str | None, *, lang: str, seed: int | None, seats: int | None, human_seat: int,
+                options: Mapping[str, Any] | None, level: str, load: str | None) -> tuple[Match, dict[int, Bot]]:
+    """The match to play at a table (a new match of ``game``, or the unfinished match of the record
+    file ``load``) and the bots of ``level`` for the seats other than ``human_seat``; ValueError
+    (RulesError, RecordError) saying what is wrong."""
+    if load is not None:
+        match = replay(load_record(load))
+        if match.finished:
+            raise RulesError(say(lang, "loaded_over", path=load))
+    else:
+        if game is None:
+            raise RulesError("a game to play is needed, or --load FILE")
+        rules = game_rules(game, seats=seats, **dict(options or {}))
+        if not 0 <= human_seat < rules.seats:
+            raise RulesError(say(lang, "bad_seat", seat=human_seat, last=rules.seats - 1))
+        names = [say(lang, "you") if s == human_seat else say(lang, "bot", n=s) for s in range(rules.seats)]
+        match = Match(rules, players=names, seed=seed)
+    if not 0 <= human_seat < match.game.seats:
+        raise RulesError(say(lang, "bad_seat", seat=human_seat, last=match.game.seats - 1))
+    deal = match.deal
+    if deal is not None and deal.decider(human_seat) != human_seat:
+        raise RulesError(say(lang, "dummy_seat", seat=human_seat))
+    bots = {s: make_bot(level, game=match.game.name, seed=None if seed is None else f"{seed}/{s}")
+            for s in range(match.game.seats) if s != human_seat}
+    return match, bots
 
 
 def play(game: str, *, lang: str = "it", seed: int | None = None, seats: int | None = None, human_seat: int = 0,
          save: str | None = None, options: Mapping[str, Any] | None = None, level: str = "medio",
-         input_fn: Callable[[str], str] = input, output: TextIO = sys.stdout) -> int:
+         input_fn: Callable[[str], str] = input, output: TextIO = sys.stdout, review: bool = True) -> int:
     """Play a match of ``game`` at the plain terminal table: you in ``human_seat``, bots of the
     chosen ``level`` in the other seats; returns the exit status.
 
@@ -207,10 +303,13 @@ def play(game: str, *, lang: str = "it", seed: int | None = None, seats: int | N
     - ``save``: a file to write the match's osteria/1 record to, at the end of the match and
       when you leave before it (``q`` asks first; a closed input saves without asking).
     - ``input_fn`` and ``output``: where choices are read and the table is written.
+    - ``review``: after each deal, ask whether to show its analysis (docs/analysis.md).
 
     At your turn, choose an action by its number in the list, or type it (``3d``, ``3d volo``,
-    ``accuso Ad 2d 3d``); ``?`` or ``aiuto`` shows the help and the glossary, ``q`` or the end of
-    the input leaves.
+    ``accuso Ad 2d 3d``); ``?`` or ``aiuto`` shows the help and the glossary, ``consiglio`` (or
+    ``hint``) the maestro's choice and its value of every action, ``analisi`` (or ``analysis``)
+    the analysis of the last finished deal (``analisi 2``: of deal 2), ``q`` or the end of the
+    input leaves.
 
     Exit status: 0 when the match was played to the end or you left; 1 when the record could not
     be saved or for an unknown game, option, language or seat (the message says which).
@@ -219,23 +318,11 @@ def play(game: str, *, lang: str = "it", seed: int | None = None, seats: int | N
         print(f"error: unknown language {lang!r}; languages: {', '.join(LANGUAGES)}", file=output)
         return 1
     try:
-        rules = game_rules(game, seats=seats, **dict(options or {}))
-        if not 0 <= human_seat < rules.seats:
-            raise RulesError(message(lang, "bad_seat", seat=human_seat, last=rules.seats - 1))
-        names = [message(lang, "you") if s == human_seat else message(lang, "bot", n=s) for s in range(rules.seats)]
-        match = Match(rules, players=names, seed=seed)
-        first = match.deal
-        if first is not None and first.decider(human_seat) != human_seat:
-            raise RulesError(message(lang, "dummy_seat", seat=human_seat))
-    except RulesError as exc:
-        print(message(lang, "error", error=exc), file=output)
-        return 1
-    try:
-        bots: dict[int, Bot] = {s: make_bot(level, game=game, seed=None if seed is None else f"{seed}/{s}")
-                                for s in range(rules.seats) if s != human_seat}
+        match, bots = table_match(game, lang=lang, seed=seed, seats=seats, human_seat=human_seat, options=options,
+                                  level=level, load=None)
     except ValueError as exc:
         print(message(lang, "error", error=exc), file=output)
         return 1
     table = PlainTable(match, human_seat=human_seat, lang=lang, bots=bots, save=save,
-                       input_fn=input_fn, output=output)
+                       input_fn=input_fn, output=output, review=review)
     return table.run()

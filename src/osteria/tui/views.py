@@ -296,6 +296,13 @@ class TableView:
                 self.say("deal_delta", delta=self.per_seat([f"{d:+d}" for d in result.get("delta", [])])),
                 *self.scores({"totals": list(totals)})]
 
+    def match_over(self, winners: Sequence[int]) -> list[str]:
+        """The end of the match: who won, and whether the seat of the view is among them."""
+        if not winners:
+            return [self.say("match_over"), self.say("no_winner")]
+        return [self.say("match_over"), self.say("winners", names=", ".join(self.name(s) for s in winners)),
+                self.say("you_won" if self.seat in winners else "you_lost")]
+
 
 class FamilyView(TableView):
     """A game of the Tressette family: its cards ranked 4 5 6 7 F C R A 2 3 in every suit."""
@@ -307,17 +314,23 @@ class FamilyView(TableView):
 class PartnershipView(TableView):
     """A game of two fixed sides, seats 0 and 2 against 1 and 3, told as we and they."""
 
+    def watching(self) -> bool:
+        """Whether the view is a watcher's, who holds no seat (a seat out of range): no side is his."""
+        return not 0 <= self.seat < len(self.names)
+
     def side(self, side: int, *, members: bool) -> str:
-        """The side as we or they, with the names of its seats if asked."""
+        """The side as we or they, with the names of its seats if asked; to a watcher, by its seats' names."""
+        names = [self.name(s) for s in range(len(self.names)) if side_of(s) == side]
+        if self.watching():
+            return "/".join(names)
         word = self.say("we" if side == side_of(self.seat) else "they")
         if not members:
             return word
-        names = [self.name(s) for s in range(len(self.names)) if side_of(s) == side]
         return self.say("side", side=word, names=", ".join(names))
 
     def by_side(self, values: Sequence[str], *, members: bool = True) -> str:
-        """One value per side, the person's side first."""
-        mine = side_of(self.seat)
+        """One value per side, the person's side first (to a watcher, seat 0's side first)."""
+        mine = 0 if self.watching() else side_of(self.seat)
         return " · ".join(f"{self.side(side, members=members)} {values[side]}" for side in (mine, 1 - mine))
 
 

@@ -1,0 +1,517 @@
+"""The full-screen table, driven headless by key presses and clicks: whole deals of every game,
+the hint, the analysis, saving and resuming, the record viewer, and what the screen shows."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Static
+
+import osteria
+from osteria.bots import Bot, make_bot, play_bots
+from osteria.cards import SUIT_SYMBOLS, SUITS, card_symbol, parse_card
+from osteria.cli import main
+from osteria.i18n import MESSAGES
+from osteria.records import load
+from osteria.rules import quattrigghiu
+from osteria.tui.app import CARD_TEXT, ActionList, CardFace, DealScreen, HintScreen, TableApp, TextScreen
+from osteria.tui.plain import table_match
+from osteria.tui.viewer import RecordViewer, frames_of
+from osteria.tui.views import card_of
+from osteria.tui.words import APP_MESSAGES
+
+from helpers import fill_hands, words_in
+
+SIZE = (110, 44)
+
+
+def new_app(game: str, *, seats: int | None = None, seed: int = 1, lang: str = "it",
+            options: dict[str, Any] | None = None, hands: list[list[int]] | None = None, dealer: int = 3,
+            seated: Mapping[int, Bot] | None = None, **settings: Any) -> TableApp:
+    """A table for seat 0 against bots of level facile that play at once, or the bots ``seated``
+    at their seats; with ``hands``, the first deal is dealt so."""
+    match, bots = table_match(game, lang=lang, seed=seed, seats=seats, human_seat=0, options=options,
+                              level="facile", load=None)
+    bots.update(seated or {})
+    if hands is not None:
+        match.deals.clear()
+        dealt = {c for hand in hands for c in hand}
+        rest = [c for c in match.game.deck.cards if c not in dealt]
+        match.begin_deal(hands, match.game.stock_from_rest(rest), dealer % match.game.seats)
+    settings = {"delay": 0.0, "analysis": False, **settings}
+    return TableApp(match, human_seat=0, lang=lang, bots=bots, levels=dict.fromkeys(bots, "facile"), **settings)
+
+
+async def settle(pilot: Any, app: TableApp, *, limit: float = 20.0) -> None:
+    """Wait until the person is to choose, or a screen over the table waits for the person."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    while loop.time() < end:
+        await pilot.pause()
+        if app.human_turn() or app.screen is not app.screen_stack[0]:
+            return
+    raise AssertionError("the table never came back to the person")
+
+
+def screen_text(app: TableApp) -> str:
+    """The text of the screen as drawn, from its SVG picture."""
+    svg = app.export_screenshot()
+    return html.unescape(re.sub(r"<[^>]+>", " ", svg)).replace("\xa0", " ")
+
+
+def shown_cards(app: TableApp) -> set[int]:
+    """Every card the screen shows: as text in the lines drawn, or as a card face."""
+    cards = {parse_card(found.group()[0] + SUITS[SUIT_SYMBOLS.index(found.group()[1])])
+             for found in CARD_TEXT.finditer(screen_text(app))}
+    return cards | {parse_card(face.card) for face in app.query(CardFace).results(CardFace)}
+
+
+def check_nothing_hidden_shown(app: TableApp) -> None:
+    """No card held by another seat shows, except those its own observation reveals (a dummy's
+    open hand, a card played, a card called)."""
+    match = app.match
+    seen = match.observation(0)
+    revealed = {c for c in map(card_of, words_in(seen)) if c is not None}
+    if match.game.name == "quattrigghiu":  # the matadors are named by the rules, whoever holds them
+        revealed |= {quattrigghiu.SPATIGGHIA, quattrigghiu.BASTU, *quattrigghiu.MANIGGHIA}
+    hidden = {parse_card(card) for seat in range(1, match.game.seats)
+              for card in match.observation(seat).get("hand", [])} - revealed
+    leaked = shown_cards(app) & hidden
+    assert not leaked, f"the screen shows hidden cards: {sorted(card_symbol(c) for c in leaked)}"
+
+
+def kind(action: str) -> str:
+    """What kind of action a string is: its word, a card with its signal, or a plain card."""
+    words = action.split()
+    if card_of(words[0]) is not None:
+        return f"card {words[1]}" if len(words) > 1 else "card"
+    return words[0]
+
+
+async def choose(pilot: Any, app: TableApp, action: str) -> None:
+    """Choose an action as a person would: a discard by picking its cards then Enter, a card with
+    no variant by clicking it, anything else by typing its number in the list."""
+    words = action.split()
+    if words[0] in app.typed:
+        for card in words[1:]:
+            await pilot.click(f"#card-{card}")
+        await pilot.press("enter")
+        return
+    variants = [a for a in app.observation["legal_actions"] if a.split()[0] == words[0]]
+    if kind(action) == "card" and len(variants) == 1:
+        await pilot.click(f"#card-{action}")
+        return
+    number = app.choices.index(action) + 1
+    for digit in str(number):
+        await pilot.press(digit)
+    if number * 10 <= len(app.choices):
+        await pilot.press("enter")  # a further digit could follow: Enter takes the number as typed
+
+
+Chooser = Callable[[TableApp, list[str]], str]
+
+
+def novelty(seen: set[str], rng: random.Random, wanted: frozenset[str] = frozenset()) -> Chooser:
+    """A person who tries a kind of action not yet tried whenever there is one, the ``wanted``
+    kinds first."""
+    def pick(app: TableApp, legal: list[str]) -> str:
+        new = [a for a in legal if kind(a) not in seen]
+        action = rng.choice([a for a in new if kind(a) in wanted] or new or legal)
+        seen.add(kind(action))
+        return action
+    return pick
+
+
+async def play_deal(app: TableApp, pick: Chooser, *, check_screen: bool = True) -> list[str]:
+    """Play the first deal through the table, ``pick`` choosing for the person; the actions chosen."""
+    chosen: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        while True:
+            await settle(pilot, app)
+            if isinstance(app.screen, DealScreen):
+                break
+            legal = app.observation["legal_actions"]
+            listed = [*app.choices, *(a for group in app.typed.values() for a in group)]
+            assert sorted(listed) == sorted(legal), "every legal action is a choice, and only those"
+            if check_screen:
+                check_nothing_hidden_shown(app)
+            action = pick(app, legal)
+            before = len(app.match.deals[0].deal.history)
+            await choose(pilot, app, action)
+            await pilot.pause()
+            chosen.append(action)
+            played = app.match.record()["deals"][0]["actions"][before]
+            assert played[1] == action, f"chose {action!r}, the match played {played!r}"
+        assert app.match.results, "the deal is over"
+        text = screen_text(app)
+        assert MESSAGES["it"]["deal_over"].split("{")[0].strip() in text or "Fine della mano" in text
+    return chosen
+
+
+CONFIGS = [
+    ("tressette", None, {"morto": [2]}), ("calabresella", 4, {}), ("calabresella", 5, {}),
+    ("traversone", 3, {}), ("traversone", 6, {}), ("quattrigghiu", None, {"aiuto_volontario": True}),
+    ("sancagna", None, {}),
+]
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), CONFIGS)
+def test_a_whole_deal_through_the_table(game: str, seats: int | None, options: dict[str, Any]) -> None:
+    seen: set[str] = set()
+    app = new_app(game, seats=seats, options=options, seed=7)
+    chosen = asyncio.run(play_deal(app, novelty(seen, random.Random(7))))
+    assert chosen
+    if options.get("morto"):
+        # The dummy's cards were played from the table by the person.
+        actions = app.match.record()["deals"][0]["actions"]
+        assert sum(1 for seat, _ in actions if seat == 2) == 10
+        assert sum(1 for seat, _ in actions if seat in (0, 2)) == len(chosen)
+
+
+# Deals dealt so that the person meets the rarer actions: an accuso; a call followed by the
+# discard; a call and the cedo of a card for the called one; the call of the trunfu; a pass; a
+# cenno and the call-out.
+ACTION_DEALS = [
+    ("tressette", None, {}, ["Ad 2d 3d Ac 2c 3c As 4b 5b 6b"], 3, {"accuso", "card busso", "card"}),
+    ("calabresella", 3, {}, ["Ad 2d 3d Ac 2c 3c As 2s 3s Ab 4d 5d"], 2, {"chiamo", "scarto", "card"}),
+    ("calabresella", 4, {}, ["Ad 2d Ac 2c 3c As 2s 3s Ab 2b"], 3, {"chiamo", "cedo", "card"}),
+    ("quattrigghiu", None, {}, ["Ad 2d 3d Rd Cd 6d 7d As 7s Ab"], 3, {"chiamu", "card"}),
+    ("quattrigghiu", None, {"aiuto_volontario": True},
+     ["6d Ac 2c 3c Rc Cc Fc 7c 6c Rd", "4d 5d 7d Fd 4s 5s 4b 5b 6b 7b"], 3, {"passu", "card"}),
+    ("sancagna", None, {}, ["3d 3c 3s 3b Ad 4c", "", "Ac As Ab Rd Rc Rs"], 3, {"cenno", "fuori", "card"}),
+]
+
+
+@pytest.mark.parametrize(("game", "seats", "options", "fixed", "dealer", "kinds"), ACTION_DEALS)
+def test_every_kind_of_action_can_be_chosen(game: str, seats: int | None, options: dict[str, Any], fixed: list[str],
+                                            dealer: int, kinds: set[str]) -> None:
+    seen: set[str] = set()
+    app = new_app(game, seats=seats, options=options, hands=fill_hands(game, fixed, seats=seats, **options),
+                  dealer=dealer)
+    asyncio.run(play_deal(app, novelty(seen, random.Random(3), frozenset(kinds - {"card"})), check_screen=False))
+    assert kinds <= seen, f"never offered: {kinds - seen}"
+
+
+class ScriptedBot(Bot):
+    """Plays the actions of its script in order, then as the bot ``then`` plays."""
+
+    def __init__(self, script: Sequence[str], then: Bot) -> None:
+        self.script, self.then = list(script), then
+
+    def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
+        return self.script.pop(0) if self.script else self.then.act(observation, legal_actions)
+
+
+def first_card(app: TableApp) -> str:
+    return next(a for a in app.choices if card_of(a.split()[0]) is not None)
+
+
+async def choose_when_offered(pilot: Any, app: TableApp, wanted: str, pick: Callable[[TableApp], str]) -> None:
+    """Let ``pick`` choose for the person until ``wanted`` is one of the choices, then choose it
+    through the table and check that the match played it for the person's seat."""
+    for _ in range(60):
+        await settle(pilot, app)
+        assert not isinstance(app.screen, DealScreen), f"the deal ended before {wanted!r} was offered"
+        if wanted in app.observation["legal_actions"]:
+            break
+        await choose(pilot, app, pick(app))
+    else:
+        raise AssertionError(f"{wanted!r} was never offered")
+    listed = app.query_one(ActionList).get_option_at_index(app.choices.index(wanted))
+    assert app.view.action(wanted) in str(listed.prompt), "the choice is listed in the game's words"
+    before = len(app.match.deals[0].deal.history)
+    await choose(pilot, app, wanted)
+    await pilot.pause()
+    assert app.match.record()["deals"][0]["actions"][before] == [0, wanted]
+
+
+def test_answering_aiutu_to_an_open_call() -> None:
+    # Seat 3 holds the six of denari, so it speaks first, and calls coppe for anyone to help.
+    hands = fill_hands("quattrigghiu", ["", "", "", "6d"], aiuto_volontario=True)
+    caller = ScriptedBot(["chiamu c"], make_bot("facile", game="quattrigghiu", seed=3))
+    app = new_app("quattrigghiu", options={"aiuto_volontario": True}, hands=hands, seated={3: caller})
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await choose_when_offered(pilot, app, "aiutu", first_card)
+            await settle(pilot, app)
+            seen = app.match.observation(0)
+            assert (seen["caller"], seen["aiuto"], seen["trump"]) == (3, 0, "c")
+
+    asyncio.run(run())
+
+
+def test_bidding_sola_at_calabresella() -> None:
+    app = new_app("calabresella", seats=3, hands=fill_hands("calabresella", [], seats=3), dealer=2)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await choose_when_offered(pilot, app, "sola", first_card)
+            await settle(pilot, app)
+            seen = app.match.observation(0)
+            assert (seen["contract"], seen["caller"]) == ("sola", 0)
+            assert app.human_turn() and all(card_of(a) is not None for a in app.choices), "the soloist leads"
+
+    asyncio.run(run())
+
+
+def test_saying_avanti_after_a_trick_at_sancagna() -> None:
+    # A mente, the side that took a trick is asked every time whether it calls itself out.
+    hands = fill_hands("sancagna", ["Rd Rc Rs Rb 4d 4c", "", "Xd Xc Xs Xb 3d 3c"])
+    app = new_app("sancagna", options={"a_mente": True}, hands=hands)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await choose_when_offered(pilot, app, "avanti", first_card)
+
+    asyncio.run(run())
+
+
+# All the person's cards are trunfi of denari, the six strongest first, in the order they are
+# played: alone (sulità), the person takes every basi, and is asked after the sixth.
+TRUNFI = "As 7d Ab Ad Rd Cd Fd 2d 3d 6d"
+
+
+@pytest.mark.parametrize(("answer", "outcome"), [("tutita", "tutita"), ("basta", "vinta")])
+def test_after_six_clean_basi_tutita_or_basta(answer: str, outcome: str) -> None:
+    app = new_app("quattrigghiu", hands=fill_hands("quattrigghiu", [TRUNFI]), dealer=3)
+    cards = iter(TRUNFI.split())
+
+    def pick(app: TableApp) -> str:
+        return "sulita d" if "sulita d" in app.choices else next(cards)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await choose_when_offered(pilot, app, answer, pick)
+            while not isinstance(app.screen, DealScreen):
+                await settle(pilot, app)
+                if app.human_turn():
+                    await choose(pilot, app, pick(app))
+
+    asyncio.run(run())
+    assert app.match.results[0].outcome == outcome
+
+
+def test_the_hint_shows_every_choice_with_its_value_and_plays_the_maestros() -> None:
+    app = new_app("traversone", seed=2, hint_time=0.05)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            legal = list(app.observation["legal_actions"])
+            before = len(app.match.deals[0].deal.history)
+            await pilot.click("#button-hint")
+            await settle(pilot, app)
+            assert isinstance(app.screen, HintScreen)
+            hint = app.screen.hint
+            assert set(hint.values) == set(legal) and hint.action in legal
+            text = screen_text(app)
+            assert "Il maestro giocherebbe" in text
+            assert all(app.words.number(v, signed=True) in text for v in hint.values.values())
+            await pilot.press("enter")  # plays the maestro's choice
+            await pilot.pause()
+            assert app.match.record()["deals"][0]["actions"][before] == [0, hint.action]
+
+    asyncio.run(run())
+
+
+def test_after_a_deal_its_result_and_analysis_trick_by_trick() -> None:
+    app = new_app("traversone", seats=6, seed=4, lang="en", analysis=True, analysis_time=0.01, analysis_nodes=3000)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            while not isinstance(app.screen, DealScreen):
+                await settle(pilot, app)
+                if app.human_turn():
+                    await choose(pilot, app, app.choices[0])
+            screen = app.screen
+            assert isinstance(screen, DealScreen)
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 30
+            while screen.analysis is None and loop.time() < end:
+                await pilot.pause(0.05)
+            assert screen.analysis is not None, "the analysis ends"
+            assert "End of deal 1" in screen_text(app)
+            text = str(screen.query_one("#analysis", Static).content)  # all of it, seen or scrolled
+            assert "Analysis of deal 1" in text and all(f"Trick {n}:" in text for n in range(1, 7))
+            tricks = {step.trick for step in screen.analysis.steps}
+            assert tricks == set(range(1, 7))  # six cards each, six tricks
+            assert len(screen.analysis.steps) == 36
+            mistakes = screen.analysis.mistakes(limit=5)
+            assert ("The biggest mistakes" if mistakes else "No action lost any value") in text
+            await pilot.press("enter")
+            await pilot.pause()
+            assert not isinstance(app.screen, DealScreen)
+            assert app.match.deals[-1].deal.history == [] or len(app.match.deals) == 2
+
+    asyncio.run(run())
+
+
+def test_saving_then_loading_resumes_the_same_position(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    app = new_app("sancagna", seed=5, save_path=str(path))
+
+    async def play_some() -> dict[str, Any]:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(3):
+                await settle(pilot, app)
+                await choose(pilot, app, app.choices[-1])
+            await settle(pilot, app)
+            await pilot.press("s")
+            await pilot.pause()
+            return app.match.observation(0)
+
+    seen = asyncio.run(play_some())
+    assert load(path) == app.match.record()
+    match, bots = table_match(None, lang="it", seed=None, seats=None, human_seat=0, options=None, level="facile",
+                              load=str(path))
+    assert match.observation(0) == seen and set(bots) == {1, 2, 3}
+    resumed = TableApp(match, bots=bots, delay=0.0, analysis=False)
+
+    async def resume() -> None:
+        async with resumed.run_test(size=SIZE) as pilot:
+            await settle(pilot, resumed)
+            assert resumed.observation["hand"] == seen["hand"]
+            shown = {face.card for face in resumed.query("#hand CardFace").results(CardFace)}
+            assert shown == set(seen["hand"])
+            await choose(pilot, resumed, resumed.choices[0])
+            await settle(pilot, resumed)
+            assert len(match.deals[0].deal.history) > len(seen["history"])
+
+    asyncio.run(resume())
+
+
+def test_quitting_asks_to_save(tmp_path: Path) -> None:
+    path = tmp_path / "left.json"
+    app = new_app("tressette", seed=9, save_path=str(path))
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("q")
+            await pilot.pause()
+            await pilot.click("#save")
+            await pilot.pause()
+
+    asyncio.run(run())
+    assert osteria.replay(load(path)).observation(0)["hand"] == app.match.observation(0)["hand"]
+
+
+def finished_record(game: str, seed: int, **options: Any) -> dict[str, Any]:
+    match = osteria.new_match(game, seed=seed, **options)
+    play_bots(match, {s: make_bot("facile", game=game, seed=s) for s in range(match.game.seats)})
+    return match.record()
+
+
+def test_the_viewer_steps_trick_by_trick_showing_every_hand() -> None:
+    record = finished_record("calabresella", 3, rounds=1)
+    _, frames = frames_of(record)
+    # Every action is in exactly one step; a step ends with a trick taken or an action that is no card.
+    assert [a for f in frames for _, a in f.actions] == [a for deal in record["deals"] for _, a in deal["actions"]]
+    viewer = RecordViewer(record, lang="en")
+
+    async def run() -> None:
+        async with viewer.run_test(size=SIZE) as pilot:
+            first = screen_text(viewer)
+            assert "Step 1 of" in first and "The cards as dealt" in first
+            for hand in record["deals"][0]["hands"]:  # every hand is shown
+                assert all(card_symbol(parse_card(c)) in first for c in hand)
+            await pilot.press("right")
+            assert viewer.position == 1 and "Played:" in screen_text(viewer)
+            await pilot.press("left")
+            assert viewer.position == 0
+            await pilot.press("pagedown")
+            assert viewer.frames[viewer.position].deal == 1 and not viewer.frames[viewer.position].actions
+            await pilot.press("end")
+            assert "Result:" in screen_text(viewer)
+
+    asyncio.run(run())
+
+
+def test_the_viewer_hides_the_hands_of_a_deal_in_progress() -> None:
+    match = osteria.new_match("tressette", seed=1)
+    for _ in range(5):
+        match.play(match.legal_actions()[0])
+    viewer = RecordViewer(match.record(), seat=1)
+    text = "\n".join(viewer.lines())
+    own = [card_symbol(parse_card(c)) for c in match.observation(1)["hand"]]
+    others = [card_symbol(parse_card(c)) for s in (0, 2, 3) for c in match.observation(s)["hand"]]
+    assert all(card in text for card in own)
+    assert not any(re.search(rf"(?<!\w){re.escape(card)}(?!\w)", text) for card in others)
+
+
+def test_without_a_terminal_play_keeps_to_plain_lines() -> None:
+    done = subprocess.run([sys.executable, "-m", "osteria.cli", "play", "traversone", "--seed", "1", "--lang", "en"],
+                          input="q\n", capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Your choices:" in done.stdout and "Goodbye." in done.stdout
+
+
+def test_bad_files_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    finished = tmp_path / "done.json"
+    finished.write_text(json.dumps(finished_record("traversone", 1, target=1)), encoding="utf-8")
+    missing = str(tmp_path / "missing.json")
+    for argv in (["view", str(bad)], ["play", "--load", str(bad), "--plain"], ["play", "--load", str(finished)],
+                 ["play", "--open", missing], ["play"], ["play", "tressette", "--load", str(bad)]):
+        assert main(argv) == 1, argv
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_every_word_of_the_table_is_said_in_both_languages() -> None:
+    assert set(APP_MESSAGES["it"]) == set(APP_MESSAGES["en"])
+    assert not set(APP_MESSAGES["it"]) & set(MESSAGES["it"]), "a word of the plain table is not said twice"
+
+
+def test_help_lists_the_keys_and_the_glossary() -> None:
+    app = new_app("sancagna", lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, TextScreen)
+            text = screen_text(app)
+            assert "the maestro's hint" in text and "Glossary" in text and "gnagna" in text
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0]
+
+    asyncio.run(run())
+
+
+def test_arrows_and_enter_play_a_card_and_p_shows_the_previous_trick() -> None:
+    app = new_app("traversone", seed=6, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("p")  # no trick taken yet: nothing to look back at
+            assert not app.show_previous and "No previous trick" in screen_text(app)
+            hand = [face.card for face in app.query("#hand CardFace").results(CardFace)]
+            playable = {a.split()[0] for a in app.observation["legal_actions"]}
+            target = next(i for i, card in enumerate(hand) if card in playable)
+            for _ in range(target + 1):
+                await pilot.press("right")
+            assert isinstance(app.focused, CardFace) and app.focused.card == hand[target]
+            await pilot.press("enter")
+            await pilot.pause()
+            assert [0, hand[target]] in app.match.record()["deals"][0]["actions"]
+            await settle(pilot, app)
+            await pilot.press("p")
+            assert app.show_previous and "Previous trick:" in screen_text(app)
+
+    asyncio.run(run())
