@@ -1,11 +1,12 @@
 """Hints during play and the analysis of a finished deal.
 
-A **hint** is what the maestro's search (the game's pure search player, PIMC in Tressette and
-ISMCTS elsewhere, with the maestro's thinking time) would do from a seat's observation, with the
-value it estimates for each legal action: the mean result, for the seat, over deals whose hidden
-cards are sampled consistently with the observation. It sees exactly what the seat sees. (The
-``maestro`` level at a table is the hybrid player, which overrules the rule-based player only
-where this search sees a clear gain; it has no estimate of every action to show.)
+A **hint** is what the ``maestro`` level would play from a seat's observation, with the value
+of each legal action: the mean result, for the seat, over deals whose hidden cards are sampled
+consistently with the observation. It sees exactly what the seat sees. The values come from
+the game's pure search player with the maestro's thinking time (PIMC in Tressette, where it is
+the maestro itself; ISMCTS elsewhere, where the maestro is the hybrid player, which overrules
+the rule-based player only where search sees a clear gain and values no action it did not
+weigh), so elsewhere the maestro's choice need not be the action of highest value.
 
 The **analysis** of a finished deal, where every card is known, replays its actions and weighs
 each one twice:
@@ -17,7 +18,8 @@ each one twice:
   solver finishes within its node budget (the last tricks in pure Python); elsewhere it is
   None, not a guess.
 - *honest*: against the maestro, given the observation the seat had at that moment; the honest
-  cost is how much less the maestro's own estimate makes the action played than its choice.
+  cost is how much less the action played is worth than the maestro's choice, by the values
+  of the hint (none where the action played is worth more).
   Every decision with more than one legal action is weighed so (bids, calls and accusi too).
 
 Values are in the game's unit (``Game.unit``) for the acting seat's side, higher being
@@ -31,7 +33,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from osteria.bots.levels import search_bot
+from osteria.bots import HEURISTICS
+from osteria.bots.base import Evaluation
+from osteria.bots.levels import search_bot, strongest_bot
+from osteria.bots.pimc import PimcBot
 from osteria.bots.solver import Solver, card_of, in_play, sense
 from osteria.cards import CARD_STRINGS
 from osteria.engine import Deal, Match
@@ -72,9 +77,20 @@ def hint(observation: Mapping[str, Any], *, time_limit: float = 1.0, seed: int |
     legal = list(observation.get("legal_actions") or [])
     if not legal:
         raise ValueError("no hint: this seat has no action to choose now")
-    evaluation = search_bot(game, seed, time_limit=time_limit, samples=samples).evaluate(observation, legal)
+    evaluation = maestro_evaluation(game, observation, legal, seed, time_limit=time_limit, samples=samples)
     values = {action: evaluation.values[action] for action in legal if action in evaluation.values}
     return Hint(evaluation.choice, values, GAMES[game].unit, evaluation.samples)
+
+
+def maestro_evaluation(game: str, observation: Mapping[str, Any], legal: list[str], seed: int | str | None, *,
+                       time_limit: float, samples: int | None) -> Evaluation:
+    """The maestro's choice from ``observation``, with the search player's value of each action:
+    the maestro's own values where it is the search player, else a second look by it."""
+    maestro = strongest_bot(game, HEURISTICS[game](), seed, time_limit=time_limit, samples=samples)
+    if isinstance(maestro, PimcBot):
+        return maestro.evaluate(observation, legal)
+    evaluation = search_bot(game, seed, time_limit=time_limit, samples=samples).evaluate(observation, legal)
+    return Evaluation(maestro.act(observation, legal), evaluation.values, evaluation.samples)
 
 
 @dataclass(frozen=True)
@@ -162,10 +178,11 @@ def analyse_deal(match: Match, deal_index: int, *, honest_time: float = 0.2, max
         cost_honest: float | None = 0.0
         honest_values: dict[str, float] | None = None
         if len(legal) > 1:
-            bot = search_bot(game, f"{seed}/{deal_index}/{j}", time_limit=honest_time, samples=honest_samples)
-            evaluation = bot.evaluate(observation, legal)
+            evaluation = maestro_evaluation(game, observation, legal, f"{seed}/{deal_index}/{j}",
+                                            time_limit=honest_time, samples=honest_samples)
             honest, honest_values = evaluation.choice, evaluation.values
-            cost_honest = max(0.0, honest_values[honest] - honest_values[text]) if text in honest_values else None
+            cost_honest = (max(0.0, honest_values[honest] - honest_values[text])
+                           if text in honest_values and honest in honest_values else None)
         steps.append(Step(j, tricks[j], seat, text, best, cost_open, honest, cost_honest, open_values, honest_values))
         if progress is not None:
             progress(done, total)

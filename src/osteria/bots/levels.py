@@ -54,10 +54,17 @@ def level_bot(level: str, game: str, heuristic: Bot, seed: int | str | None) -> 
     if level == "medio":
         return heuristic
     if level in THINKING:
-        if STRONGEST.get(game) == "pimc":
-            return PimcBot(seed, time_limit=THINKING[level])
-        return HybridBot(heuristic, seed, time_limit=THINKING[level])
+        return strongest_bot(game, heuristic, seed, time_limit=THINKING[level])
     raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+
+
+def strongest_bot(game: str, heuristic: Bot, seed: int | str | None, *, time_limit: float,
+                  samples: int | None = None) -> PimcBot | HybridBot:
+    """The game's strongest honest player (the difficile and maestro levels), thinking
+    ``time_limit`` seconds a move, or weighing exactly ``samples`` sampled deals when given."""
+    if STRONGEST.get(game) == "pimc":
+        return PimcBot(seed, time_limit=time_limit, samples=samples)
+    return HybridBot(heuristic, seed, time_limit=time_limit, samples=samples)
 
 
 def search_bot(game: str, seed: int | str | None, *, time_limit: float = THINKING["maestro"],
