@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import uvicorn
 import websockets
 from fastapi import FastAPI
@@ -53,6 +54,14 @@ def running(app: FastAPI) -> Iterator[str]:
 def served(data: Path, settings: Settings | None = None, database: str | None = None) -> Iterator[str]:
     with running(create_app(data, database, settings or quick_settings())) as base:
         yield base
+
+
+def create(base: str, **body: Any) -> dict[str, Any]:
+    """A new table on the server at ``base``, as the server describes it."""
+    response = httpx.post(base + "/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
 
 
 def ws_url(base: str, table_id: str, token: str | None = None) -> str:

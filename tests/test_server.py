@@ -19,7 +19,7 @@ from osteria.cli import main
 from osteria.rules import GAMES
 from osteria.server.fair import seed_hash, verify_record
 from osteria.server.tables import public_view
-from server_helpers import play_seat, quick_settings, receive, served, until, ws_url
+from server_helpers import create, play_seat, quick_settings, receive, served, until, ws_url
 
 from helpers import words_in
 
@@ -28,13 +28,6 @@ from helpers import words_in
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with served(tmp_path_factory.mktemp("server")) as address:
         yield address
-
-
-def create(base: str, **body: Any) -> dict[str, Any]:
-    response = httpx.post(base + "/api/tables", json=body)
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
 
 
 def two_humans(base: str, game: str) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from osteria.cards import CARD_STRINGS, RANK_NAMES, SUIT_NAMES, card_symbol, par
 from osteria.rules import GAMES, quattrigghiu
 from osteria.rules.tressette_family import STRENGTH
 from osteria.tui.views import game_terms, view_for
-from server_helpers import play_seat, receive, served, ws_url
+from server_helpers import create, play_seat, receive, served, ws_url
 
 from helpers import words_in
 
@@ -37,13 +37,6 @@ GAME_WORDS = {"tressette": ("Punti presi", "Points taken"), "calabresella": ("Po
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with served(tmp_path_factory.mktemp("lines")) as address:
         yield address
-
-
-def create(base: str, **body: Any) -> dict[str, Any]:
-    response = httpx.post(base + "/api/tables", json=body)
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
 
 
 def symbols_in_view(view: dict[str, Any]) -> set[str]:

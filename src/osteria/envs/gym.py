@@ -19,7 +19,7 @@ from gymnasium import spaces
 from osteria.bots import Bot, make_bot
 from osteria.engine import JSON, Match, RulesError
 from osteria.envs.encoding import encoding, seat_view
-from osteria.envs.pettingzoo import EPISODES, deal_rewards, observation_space, observe_seat
+from osteria.envs.pettingzoo import check_settings, deal_rewards, observation_space, observe_seat
 
 Observation = dict[str, Any]  # "observation": Vector, "action_mask": Mask
 
@@ -32,10 +32,7 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
     def __init__(self, game: str, seats: int | None = None, *, seat: int = 0, opponents: str = "medio",
                  episode: str = "deal", illegal_reward: float = -10.0, render_mode: str | None = None,
                  **options: JSON) -> None:
-        if episode not in EPISODES:
-            raise RulesError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
-        if render_mode not in (None, "ansi"):
-            raise RulesError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_settings(episode, render_mode)
         self.encoding = encoding(game, seats, **options)
         self.rules = self.encoding.rules
         if not isinstance(seat, int) or not 0 <= seat < self.rules.seats:

@@ -43,6 +43,14 @@ def observation_space(enc: Encoding) -> spaces.Dict:
     })
 
 
+def check_settings(episode: str, render_mode: str | None) -> None:
+    """RulesError, saying what is allowed, for an unknown episode or render mode."""
+    if episode not in EPISODES:
+        raise RulesError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
+    if render_mode not in (None, "ansi"):
+        raise RulesError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+
+
 def observe_seat(enc: Encoding, match: Match, seat: int) -> dict[str, Vector | Mask]:
     """A seat's vector and action mask (all zeros unless the seat decides now)."""
     view = seat_view(match, seat)
@@ -55,10 +63,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
     def __init__(self, game: str, seats: int | None = None, *, episode: str = "deal",
                  render_mode: str | None = None, **options: JSON) -> None:
         super().__init__()
-        if episode not in EPISODES:
-            raise RulesError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
-        if render_mode not in (None, "ansi"):
-            raise RulesError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_settings(episode, render_mode)
         self.encoding = encoding(game, seats, **options)
         self.rules = self.encoding.rules
         self.episode = episode

@@ -111,13 +111,9 @@ def public_view(observations: Sequence[dict[str, JSON]]) -> dict[str, JSON]:
 
 
 @dataclass
-class Seat:
-    seat: int
-    kind: str  # "human" or "bot"
-    level: str | None
-    name: str
-    token: str | None
-    taken: bool
+class Seat(SeatRow):
+    """A seat as stored, with what play adds to it."""
+
     bot: Bot | None = None  # the seat's own bot, or the stand-in of an absent player once needed
     stand_in: bool = False  # a bot plays for the absent player
     connections: int = 0
