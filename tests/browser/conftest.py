@@ -16,7 +16,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize  # n
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: the sync API keeps an event loop running while it is open,
+# and the other tests' asyncio.run() must find none.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     executable = chromium_path()
     if executable is None:
