@@ -154,7 +154,6 @@ class Ending:
         # Whether the strongest live card of the suit led always takes the trick (no trumps),
         # so that what the leader can cash bounds the value (see ``sure``).
         self.cashes = cashes
-        self._cheapest_first = [sorted(chain, key=values.__getitem__) for chain, _ in chains]
         self.taken = list(taken) or [0] * self.n
         self.won = list(won) or [0] * self.n
         self.last_taker = leader
@@ -162,7 +161,8 @@ class Ending:
         tricks = self.hands[leader].bit_count() + (1 if self.trick else 0)
         # What the tricks still to play hold in all: the most either side can still gain.
         self.rest = sum(values[c] for c in cards_of(self.live)) + last_bonus + trick_bonus * tricks
-        self.table: dict[object, tuple[int, int, int]] = {}
+        # By position: its bounds, the best card found, and the moves of its leader.
+        self.table: dict[object, tuple[int, int, int, list[int]]] = {}
         self.nodes = 0
         self.max_nodes = INF * INF
         self.depth_limit = INF
@@ -170,7 +170,7 @@ class Ending:
         self.last_best = self.best = -1
         self._steps: list[int] | None = None
         # The moves of a follow class by the cards a seat may play and the live cards in it.
-        self._groups: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
+        self._groups: dict[int, tuple[tuple[int, ...], int]] = {}
         # Each card's place in its follow class, from 0 for the weakest.
         self._place = [0] * 64
         for chain, _ in chains:
@@ -178,6 +178,9 @@ class Ending:
                 self._place[c] = i
         # The order of the cards that may follow, by the card that holds the trick and whose it is.
         self._orders: dict[tuple[int, ...], list[int]] = {}
+        # What ``sure`` asks of a follow class, by its cards.
+        self._runs: dict[int, tuple[int, int, int]] = {}
+        self._prefixes: dict[int, list[int]] = {}
         # Whether the compiled kernel searches this ending (see ``ending``), and its search.
         self.compiled = False
         self._kernel: solver_kernel.Search | None = None
@@ -202,11 +205,11 @@ class Ending:
         out: list[int] = []
         low: list[int] = []  # leads from classes whose strongest card is a partner's
         later: list[int] = []  # leads from classes whose strongest card is an opponent's
-        for i, (chain, mask) in enumerate(self.chains):
+        for chain, mask in self.chains:
             mine = allowed & mask
             if not mine:
                 continue
-            key = (i, mine, live & mask)
+            key = (live & mask) << 64 | mine  # the follow classes are disjoint: the cards say which
             found = groups.get(key)
             if found is None:
                 found = groups[key] = self._group(chain, mine, live)
@@ -241,11 +244,15 @@ class Ending:
             keep.sort(key=self.values.__getitem__, reverse=True)
             give.sort(key=self.values.__getitem__)
             order = self._orders[situation] = keep + give
-        return order[:]
+        return order  # shared: the search copies a list of moves before it reorders one
 
     def _holder(self, c: int) -> int:
         """The seat that holds card ``c``."""
-        return next(s for s, hand in enumerate(self.hands) if hand >> c & 1)
+        hands = self.hands
+        seat = 0
+        while not hands[seat] >> c & 1:
+            seat += 1
+        return seat
 
     def _group(self, chain: tuple[int, ...], mine: int, live: int) -> tuple[tuple[int, ...], int]:
         """One card of each run of equivalent cards of ``mine`` in a follow class, strongest first
@@ -288,6 +295,7 @@ class Ending:
         start = not trick
         lo, hi, best = -INF, INF, -1
         key: object = None
+        moves: list[int] | None = None
         if start:
             hand = hands[self.leader]
             if not hand:
@@ -299,7 +307,7 @@ class Ending:
             key = self.key()
             entry = self.table.get(key)
             if entry is not None:
-                lo, hi, best = entry
+                lo, hi, best, moves = entry
             elif self.cashes:
                 sure = self.sure()
                 lo, hi = (sure, self.rest) if self.team[self.leader] else (0, self.rest - sure)
@@ -313,8 +321,11 @@ class Ending:
         alpha0, beta0 = alpha, beta
         seat = (self.leader + len(trick)) % n
         hand = hands[seat]
-        moves = self.moves(seat)
-        if best in moves:
+        if moves is None:
+            moves = self.moves(seat)
+        if best >= 0 and moves[0] != best:
+            # The best card first, the others in their order: kept so for the next visit.
+            moves = moves[:]
             moves.remove(best)
             moves.insert(0, best)
         maximise = self.team[seat]
@@ -346,7 +357,7 @@ class Ending:
             else:
                 lo = hi = value
             if self.depth_limit >= INF:
-                self.table[key] = (lo, hi, best)
+                self.table[key] = (lo, hi, best, moves)
         # The outermost search finishes last: this is then the best card at the root.
         self.last_best = best
         return value
@@ -358,31 +369,50 @@ class Ending:
         the others must play to it: of a suit in which it cashes k cards, a seat holding m cards
         of the suit plays at least min(k, m) of them, so at least the cheapest min(k, m). If the
         cashed cards are the leader's whole hand, the side takes every trick: all that is left."""
-        hands, live, values, leader = self.hands, self.live, self.values, self.leader
+        hands, live, leader = self.hands, self.live, self.leader
         hand = hands[leader]
         cashed = sure = 0
-        for (chain, mask), cheapest_first in zip(self.chains, self._cheapest_first, strict=True):
-            k = 0
-            for c in reversed(chain):
-                if not live >> c & 1:
-                    continue
-                if not hand >> c & 1:
-                    break
-                cashed |= 1 << c
-                sure += values[c]
-                k += 1
+        for i, (_, mask) in enumerate(self.chains):
+            mine = hand & mask
+            if not mine:
+                continue
+            run, k, value = self._run(i, live & mask, mine)
             if not k:
                 continue
+            cashed |= run
+            sure += value
             for seat, other in enumerate(hands):
                 if seat != leader and other & mask:
-                    left = k
-                    for c in cheapest_first:
-                        if other >> c & 1:
-                            sure += values[c]
-                            left -= 1
-                            if not left:
-                                break
+                    prefix = self._prefix(other & mask)
+                    sure += prefix[min(k, len(prefix) - 1)]
         return self.rest if cashed == hand else sure
+
+    def _run(self, i: int, live: int, mine: int) -> tuple[int, int, int]:
+        """Of the cards ``mine`` of follow class ``i``, those that are its strongest ``live``
+        ones: as a mask, how many, and their values."""
+        key = live << 64 | mine
+        found = self._runs.get(key)
+        if found is None:
+            run = k = value = 0
+            for c in reversed(self.chains[i][0]):
+                if live >> c & 1:
+                    if not mine >> c & 1:
+                        break
+                    run |= 1 << c
+                    k += 1
+                    value += self.values[c]
+            found = self._runs[key] = (run, k, value)
+        return found
+
+    def _prefix(self, cards: int) -> list[int]:
+        """The sums of the values of the cheapest 0, 1, 2... of ``cards`` (of one follow class)."""
+        found = self._prefixes.get(cards)
+        if found is None:
+            found = [0]
+            for v in sorted(self.values[c] for c in cards_of(cards)):
+                found.append(found[-1] + v)
+            self._prefixes[cards] = found
+        return found
 
     def _last_trick(self) -> int:
         """What the maximising side gains from the last trick, where every card is forced."""
@@ -403,8 +433,19 @@ class Ending:
         for c in cards:
             gain += values[c]
             mask |= 1 << c
-        if not self.hands[winner]:
+        hands = self.hands
+        after = hands[winner]
+        if not after:
             gain += self.last_bonus
+        elif not after & (after - 1) and self.terminal is None:
+            # One trick left: its cards are forced, and it is counted here (as a node).
+            self.nodes += 1
+            if self.nodes > self.max_nodes:
+                raise SearchBudget
+            n = self.n
+            last = [hands[(winner + i) % n].bit_length() - 1 for i in range(n)]
+            ours = self.team[(winner + self.taker(last)) % n]
+            return (gain if self.team[winner] else 0) + (self.rest - gain if ours else 0)
         self.trick = []
         self.leader = winner
         self.live ^= mask
