@@ -12,11 +12,15 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import osteria
-from osteria.cards import cards_of, mask_of
+from osteria.bots import make_bot
+from osteria.cards import CARD_STRINGS, ITALIAN_40, cards_of, mask_of, parse_card
 from osteria.engine import Deal, Match
-from osteria.sampling import Unsatisfiable, sample_hands
+from osteria.rules.quattrigghiu import Quattrigghiu, QuattrigghiuDeal
+from osteria.sampling import Unsatisfiable, sample_hands, shows
 
 VARIANTS = [
     ("tressette", {}),
@@ -229,3 +233,151 @@ def test_sampled_deals_are_uniform_among_the_consistent_ones(game: str, options:
     deals = (match.game.sample_deal(obs, rng) for _ in range(draws))
     seen = Counter(tuple(deal.hands[s] for s in hidden) for deal in deals)  # type: ignore[attr-defined]
     assert _chi_square_ok(seen, support, draws)
+
+
+# -- Quattrigghiu: the call, the aiutu, and the first six basi forgotten ------------------------------
+
+def _heuristic_position(seed: int, tricks: int, seat: int) -> tuple[Match, dict[str, Any]]:
+    """Heuristic play of the first deal of match ``seed`` up to the first decision after ``tricks``
+    basi, and ``seat``'s observation there."""
+    match = osteria.new_match("quattrigghiu", seed=seed)
+    match.begin_deal()
+    bots = [make_bot("heuristic", game="quattrigghiu", seed=seed + s) for s in range(4)]
+    while match.observation(seat)["tricks_played"] < tricks:
+        decider = match.decider
+        assert decider is not None
+        obs = match.observation(decider)
+        match.play(bots[decider].act(obs, obs["legal_actions"]))
+    return match, json.loads(json.dumps(match.observation(seat)))
+
+
+@pytest.mark.parametrize(("seed", "tricks", "seat"), [(0, 6, 3), (1, 6, 0), (0, 7, 2)])
+def test_quattrigghiu_observations_that_used_to_fail_are_sampled_at_the_first_draw(
+        seed: int, tricks: int, seat: int) -> None:
+    # Rebuilding the forgotten basi by search failed on most draws here, and the aiutu's seat
+    # was left to the replay: the sampler ran out of its 1000 draws in an arena match.
+    match, obs = _heuristic_position(seed, tricks, seat)
+    game = match.game
+    assert isinstance(game, Quattrigghiu)
+    rng = random.Random(seed)
+    for _ in range(100):
+        deal = game._sample(obs, rng)  # one draw, no rejection
+        assert deal is not None and shows(deal, obs)
+
+
+# Seat 2's observation at board 116 of `osteria arena quattrigghiu --players hybrid,heuristic --seed 2026`:
+# the aiutu (seat 3) took none of the six forgotten basi, and the search that made them up again
+# found them on no draw of a thousand.
+ARENA_OBSERVATION = json.loads(
+    '{"game": "quattrigghiu", "options": {"rounds": 1, "matador": true, "aiuto_volontario": false}, '
+    '"players": ["seat 0", "seat 1", "seat 2", "seat 3"], "seat": 2, "deal_index": 0, "results": [], '
+    '"totals": [0, 0, 0, 0], "finished": false, "dealer": 1, "phase": "basi", "hand": ["Ab", "6b", "Fb"], '
+    '"hand_sizes": [2, 2, 3, 2], "caller": 2, "trump": "b", "called_card": "Rc", "aiuto": 3, "leader": 3, '
+    '"trick": [[3, "As"], [0, "Cb"], [1, "3d"]], "last_trick": {"leader": 0, "cards": [[0, "2c"], [1, '
+    '"4c"], [2, "5b"], [3, "7b"]], "winner": 3}, "tricks": [{"leader": 0, "cards": [[0, "2c"], [1, "4c"], '
+    '[2, "5b"], [3, "7b"]], "winner": 3}], "tricks_played": 7, "basi": [1, 2, 3, 1], "tutita": false, '
+    '"history": [[2, "chiamu b Rc"], [0, "2c"], [1, "4c"], [2, "5b"], [3, "7b"], [3, "As"], [0, "Cb"], [1, '
+    '"3d"]], "to_move": 2, "legal_actions": ["Ab", "6b", "Fb"]}'
+)
+
+
+def test_quattrigghiu_the_arena_observation_that_ran_out_of_draws_is_sampled() -> None:
+    game = osteria.game_rules("quattrigghiu")
+    assert isinstance(game, Quattrigghiu)
+    rng = random.Random(116)
+    for _ in range(100):
+        deal = game._sample(ARENA_OBSERVATION, rng)
+        assert deal is not None and shows(deal, ARENA_OBSERVATION)
+        assert deal.hands[2] == mask_of(parse_card(c) for c in ARENA_OBSERVATION["hand"])
+        assert deal.aiuto == 3 and deal.basi == [1, 2, 3, 1]
+        assert not any(hand >> parse_card("Rc") & 1 for hand in deal.hands)  # shown, so played
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.integers(0, 3))
+def test_quattrigghiu_sampling_never_fails_and_shows_the_observation(seed: int, volontario: bool,
+                                                                     deals: int) -> None:
+    rng = random.Random(seed)
+    match = osteria.new_match("quattrigghiu", seed=seed, aiuto_volontario=volontario, matador=seed % 3 > 0)
+    while not match.finished and len(match.results) < deals:  # later deals: no 6 of denari told
+        match.play(rng.choice(match.legal_actions()))
+    stop = rng.randrange(70)  # from the call to past the sixth basi
+    game = match.game
+    assert isinstance(game, Quattrigghiu)
+    real = match.deal
+    assert isinstance(real, QuattrigghiuDeal)
+    for step in range(stop + 1):
+        if match.finished or match.deal is not real:
+            break
+        for seat in range(4):
+            obs = json.loads(json.dumps(match.observation(seat)))
+            with legal_replays(QuattrigghiuDeal):
+                deal = game._sample(obs, rng)
+            assert deal is not None and shows(deal, obs), (step, seat)  # at the first draw: no rejection
+            assert deal.hands[seat] == real.hands[seat]
+        match.play(rng.choice(match.legal_actions()))
+
+
+def _quattrigghiu_ending(seed: int) -> tuple[Match, int]:
+    """A position in the last base, two cards played, seen by one of the two who played them."""
+    rng = random.Random(seed)
+    while True:
+        match = osteria.new_match("quattrigghiu", seed=rng.getrandbits(32))
+        deal = match.deal
+        assert isinstance(deal, QuattrigghiuDeal)
+        while match.deal is deal and not match.finished and not (len(deal.tricks) == 9 and len(deal.trick) == 2):
+            match.play(rng.choice(match.legal_actions()))
+        if match.deal is deal and not match.finished and deal.aiuto >= 0:
+            return match, deal.leader
+
+
+@pytest.mark.parametrize("seed", [1, 2])  # 1: the callers took the first six and go for the tutità
+def test_quattrigghiu_after_the_sixth_basi_is_uniform_among_the_consistent_placements(seed: int) -> None:
+    match, seat = _quattrigghiu_ending(seed)
+    real = match.deal
+    game = match.game
+    assert isinstance(real, QuattrigghiuDeal) and isinstance(game, Quattrigghiu)
+    obs = json.loads(json.dumps(match.observation(seat)))
+    hidden = [s for s in range(4) if s != seat and real.hands[s]]
+    assert len(hidden) == 2
+    seen = {parse_card(c) for c in obs["hand"]} | {parse_card(t.split()[0]) for _, t in obs["history"]
+                                                    if t.split()[0] in CARD_STRINGS}
+    pool = [c for c in ITALIAN_40.cards if c not in seen]
+    # Every placement of two unseen cards in the two hidden hands (the rest in the forgotten basi)
+    # that a replay shows as the seat saw it: the call and the plays since the sixth base legal.
+    owner = game._first_holders(obs)
+    # The forgotten basi went after the call, before anything said or played after the sixth.
+    cut = next(i for i, (_, t) in enumerate(obs["history"]) if t.split()[0] in (*CARD_STRINGS, "tutita", "basta"))
+    support = []
+    for a, b in itertools.permutations(pool, 2):
+        current = {seat: 0, hidden[0]: 1 << a, hidden[1]: 1 << b}
+        for s in range(4):
+            current.setdefault(s, 0)
+        lost = mask_of(pool) & ~(1 << a | 1 << b)
+        if any(lost >> c & 1 and sum(1 for x, o in owner.items() if o == s and lost >> x & 1) > 6
+               for c, s in owner.items()):
+            continue
+        shares = game._shares(lost, owner, random.Random(0))
+        later = [0] * 4
+        for s, t in obs["history"][cut:]:
+            if t.split()[0] in CARD_STRINGS:
+                later[s] |= 1 << parse_card(t.split()[0])
+        fresh = game.new_deal(0, obs["dealer"], [cards_of(current[s] | later[s] | shares[s]) for s in range(4)],
+                              {}, [])
+        ok = True
+        for i, (s, t) in enumerate(obs["history"]):
+            if i == cut:
+                game._forget(fresh, shares, obs)
+            action = fresh.parse_action(t)
+            if fresh.to_move != s or action not in fresh.legal():
+                ok = False
+                break
+            fresh.apply(action)
+        if ok and shows(fresh, obs):
+            support.append((1 << a, 1 << b))
+    assert 1 < len(support) < len(pool) * (len(pool) - 1)  # the plays since the sixth base told something
+    rng = random.Random(seed)
+    draws = 60 * len(support)
+    deals = (game.sample_deal(obs, rng) for _ in range(draws))
+    counts = Counter((deal.hands[hidden[0]], deal.hands[hidden[1]]) for deal in deals)
+    assert _chi_square_ok(counts, support, draws)

@@ -11,7 +11,9 @@ cards of each group each holder takes of products of binomials, computed once by
 programming and then followed at random with those weights: exact, nothing drawn and thrown
 away. What only a replay of the deal decides (who is on which side, a revoke found, a phase
 reached) is checked by :func:`first_showing`, which redraws: a uniform draw conditioned by
-rejection stays uniform.
+rejection stays uniform. Where a rule forbids a seat to look back (Quattrigghiu after the sixth
+basi), the draw is conditioned on what the observation still holds, and the game's
+``sample_deal`` says exactly what that is.
 """
 
 from __future__ import annotations

@@ -422,6 +422,18 @@ def _check_rounds(value: JSON) -> str | None:
     return None
 
 
+FORGOTTEN = 6  # after the sixth basi the first six may no longer be looked at
+
+
+def _replay(deal: QuattrigghiuDeal, history: Sequence[JSON]) -> bool:
+    """Play the actions of an observation's history; False where one is not the turn it was."""
+    for seat, text in history:
+        if deal.to_move != seat:
+            return False
+        deal.apply(ACTION_OF[text])
+    return True
+
+
 class Quattrigghiu(Game):
     name = "quattrigghiu"
     unit = "stakes"
@@ -445,39 +457,49 @@ class Quattrigghiu(Game):
         return QuattrigghiuDeal(self, dealer, hands, first_of_match=index == 0)
 
     def sample_deal(self, observation: Mapping[str, JSON], rng: random.Random) -> QuattrigghiuDeal:
+        """A deal that shows the seat what ``observation`` shows: the unseen cards placed
+        uniformly among the placements that agree with what the seat knows (module
+        ``osteria.sampling``), listed here. Before the sixth basi a placement is a whole deal: the
+        hidden hands, whose cards with the plays seen make the first hands. After it the first six
+        basi are gone from the table and from the observation, so a placement is where each unseen
+        card lies now: in a hidden hand, or among the 24 cards of the first six basi. Conditioned on:
+        hand sizes; the cards seen played since (all of them, before the sixth basi); the voids
+        those plays showed; that the first to speak in the first deal held the 6 of denari, that the
+        holder of the spatigghia made a call forced by four passes, that who calls a cavallo held
+        the four re; the called card: with the aiutu's seat if he is known, and played already if
+        he is known to another seat while the deal goes on and no side took the first six basi
+        (the card shows him); else still unplayed and with a seat other than the caller's that
+        with the caller has not six basi, nor the other two (the deal would be over, or the sides
+        shown by the question of the tutità). Not conditioned on, after the sixth
+        basi: that the first six could have been played legally with the winners the table shows,
+        which the seat may no longer look back at. The sampled deal's first six basi give each seat
+        six of those 24 cards (drawn uniformly among the splits that give each card above to its
+        first holder) and each seat the basi it took: they are not a play of the game, and nothing
+        that follows depends on their order."""
         return first_showing(lambda: self._sample(observation, rng), observation)
 
     def _sample(self, obs: Mapping[str, JSON], rng: random.Random) -> QuattrigghiuDeal | None:
         seat, history = obs["seat"], obs["history"]
-        # After the sixth basi the first six are forgotten, by the seat as by its observation:
-        # their 24 cards are unseen, and the tricks are made up again below.
-        forgotten = 6 if obs["tricks_played"] >= 6 else 0
+        forgotten = FORGOTTEN if obs["tricks_played"] >= FORGOTTEN else 0
         plays = plays_of(history, 4, forgotten)
         after = played_from(plays, 4)
         hand = mask_of(parse_card(c) for c in obs["hand"])
         unseen = Unseen(ITALIAN_40.mask & ~hand & ~mask_of(p.card for p in plays))
         holder = {s: unseen.holder(obs["hand_sizes"][s]) for s in range(4) if s != seat}
-        lost = unseen.holder(4 * forgotten)
-        owner: dict[int, int] = {}  # cards whose first holder the seat knows
-        bids = [(s, text) for s, text in history if text not in ACTION_OF or ACTION_OF[text] >= CALL_BASE]
-        calls = [(s, ACTION_OF[text]) for s, text in bids if CALL_BASE <= ACTION_OF[text] < PASSU]
-        if obs["deal_index"] == 0:  # the first to speak held the 6 of denari
-            owner[SIX_OF_DENARI] = bids[0][0] if bids else obs["to_move"]
-        caller = obs["caller"]
-        if calls:
-            if [text for _, text in bids[:4]] == ["passu"] * 4:  # the call forced on the spatigghia
-                owner[SPATIGGHIA] = caller
-            action = calls[0][1]
-            if action < SULITA_BASE:
-                called = (action - CALL_BASE) % 64
-                if called in CAVALLI:  # only who holds the four re calls a cavallo
-                    owner.update((re, int(caller)) for re in RE)
-                if obs["aiuto"] is not None:
-                    owner[called] = obs["aiuto"]
-                else:  # still in the secret partner's hand: not played, not the caller's
-                    unseen.only(1 << called, [h for s, h in holder.items() if s != caller])
+        lost = unseen.holder(4 * forgotten)  # the cards of the forgotten basi
+        owner = self._first_holders(obs)
         for c, s in owner.items():
             unseen.only(1 << c, [h for h in (holder.get(s), lost) if h is not None])
+        caller, called, aiuto = obs["caller"], obs["called_card"], obs["aiuto"]
+        if called is not None and aiuto is None:
+            # Not yet played (playing it shows the aiutu), and not with a seat that would have six
+            # basi with the caller: that ends the deal, or asks for the tutità and shows the sides.
+            basi = obs["basi"]
+            unseen.only(1 << parse_card(called), [h for s, h in holder.items() if s != caller and max(
+                basi[caller] + basi[s], obs["tricks_played"] - basi[caller] - basi[s]) < WINNING])
+        elif called is not None and aiuto != seat and obs["phase"] != OVER and not self._clean_six(obs):
+            # Shown to another seat while the deal goes on without a clean six: it was played.
+            unseen.only(1 << parse_card(called), [lost])
         trump = SUITS.index(obs["trump"]) if obs["trump"] else -1
         for k, p in enumerate(plays):
             if p.seat in holder and p.position:
@@ -485,24 +507,92 @@ class Quattrigghiu(Game):
                 unseen.forbid(holder[p.seat], self._not_held(trump, led, p.card))
         hands = unseen.draw(rng)
         current = [hand if s == seat else hands[holder[s]] for s in range(4)]
-        early: list[tuple[int, int]] = []
-        if forgotten:
-            kept = [current[s] | after[s][0] for s in range(4)]  # what each seat held after the sixth basi
-            made = self._forgotten_tricks(obs, kept, hands[lost], owner, trump, rng)
-            if made is None:
-                return None
-            early = made
-        dealt = [cards_of(current[s] | after[s][0] | mask_of(c for t, c in early if t == s)) for s in range(4)]
+        shares = self._shares(hands[lost], owner, rng) if forgotten else [0] * 4
+        dealt = [cards_of(current[s] | after[s][0] | shares[s]) for s in range(4)]
         deal = self.new_deal(obs["deal_index"], obs["dealer"], dealt, {}, [])
-        # The forgotten cards went after the call and before anything said after the sixth basi.
+        # The forgotten basi came after the call and before anything said after the sixth.
         cut = next((i for i, (_, text) in enumerate(history) if ACTION_OF[text] < CALL_BASE
                     or ACTION_OF[text] in (TUTITA, BASTA)), len(history))
-        for s, a in [*((s, ACTION_OF[t]) for s, t in history[:cut]), *early,
-                     *((s, ACTION_OF[t]) for s, t in history[cut:])]:
-            if deal.to_move != s:
-                break  # not the history seen: the check rejects it
-            deal.apply(a)
-        return deal
+        if not _replay(deal, history[:cut]):
+            return None
+        if forgotten:
+            self._forget(deal, shares, obs)
+        return deal if _replay(deal, history[cut:]) else None
+
+    @staticmethod
+    def _clean_six(obs: Mapping[str, JSON]) -> bool:
+        """Whether a side took the first six basi: then it was asked about the tutità."""
+        return bool(obs["phase"] == WINDOW or obs["tutita"])
+
+    @staticmethod
+    def _first_holders(obs: Mapping[str, JSON]) -> dict[int, int]:
+        """The cards whose first holder the call shows: the 6 of denari with the first to speak
+        in the first deal, the spatigghia with a caller forced by four passes, the four re with
+        the caller of a cavallo, the called card with the aiutu once known."""
+        history = obs["history"]
+        owner: dict[int, int] = {}
+        bids = [(s, text) for s, text in history if ACTION_OF[text] >= CALL_BASE]
+        calls = [(s, ACTION_OF[text]) for s, text in bids if CALL_BASE <= ACTION_OF[text] < PASSU]
+        if obs["deal_index"] == 0:
+            owner[SIX_OF_DENARI] = bids[0][0] if bids else obs["to_move"]
+        if calls:
+            caller = int(obs["caller"])
+            if [text for _, text in bids[:4]] == ["passu"] * 4:
+                owner[SPATIGGHIA] = caller
+            action = calls[0][1]
+            if action < SULITA_BASE:
+                called = (action - CALL_BASE) % 64
+                if called in CAVALLI:
+                    owner.update((re, caller) for re in RE)
+                if obs["aiuto"] is not None:
+                    owner[called] = obs["aiuto"]
+        return owner
+
+    @staticmethod
+    def _shares(lost: int, owner: Mapping[int, int], rng: random.Random) -> list[int]:
+        """The cards of the forgotten basi split six to a seat, each card whose first holder is
+        known to that holder, the others uniformly."""
+        shares = [0] * 4
+        for c, s in owner.items():
+            if lost >> c & 1:
+                shares[s] |= 1 << c
+        rest = cards_of(lost & ~sum(shares))
+        rng.shuffle(rest)
+        for s in range(4):
+            need = FORGOTTEN - shares[s].bit_count()  # a card to each of the forgotten basi
+            shares[s] |= mask_of(rest[:need])
+            del rest[:need]
+        return shares
+
+    @staticmethod
+    def _forget(deal: QuattrigghiuDeal, shares: Sequence[int], obs: Mapping[str, JSON]) -> None:
+        """Put ``deal``, just after the call, where the first six basi leave it: each seat has
+        played its share and taken the basi the table shows, the last of them by the leader of
+        the seventh. The tricks are made up and not checked: the observation no longer holds them."""
+        won = list(obs["basi"])
+        for trick in obs["tricks"]:
+            won[trick["winner"]] -= 1
+        last = obs["tricks"][0]["leader"] if obs["tricks"] else obs["leader"]
+        winners = [s for s in range(4) for _ in range(won[s] - (s == last))] + [last]
+        cards = [cards_of(share) for share in shares]
+        leader = deal.leader
+        for t, winner in enumerate(winners):
+            trick = tuple(cards[(leader + i) % 4][t] for i in range(4))
+            deal.history.extend(((leader + i) % 4, c) for i, c in enumerate(trick))
+            deal.tricks.append((leader, trick, winner))
+            leader = winner
+        for s in range(4):
+            deal.hands[s] &= ~shares[s]
+            deal.basi[s] += won[s]
+            deal.side_basi[deal.side_of(s)] += won[s]
+        if deal.called >= 0 and any(share >> deal.called & 1 for share in shares):
+            deal.aiuto_public = True  # the called card was played
+        deal.leader = deal.to_move = last
+        side = deal.side_of(last)
+        if deal.side_basi[side] == WINNING:  # a clean six: as the sixth base played ends (see _play_card)
+            deal.phase, deal.aiuto_public = WINDOW, True
+            deal.asking = deal.members(side, last)
+            deal.to_move = deal.asking.pop(0)
 
     def _not_held(self, trump: int, led: int, c: int) -> int:
         """The cards a seat cannot have held when it answered ``led`` with ``c``."""
@@ -517,64 +607,6 @@ class Quattrigghiu(Game):
                       and strength[led] > strength[m]]
             return follow & ~MATADORS[trump] | mask_of(forced)
         return follow
-
-    def _forgotten_tricks(self, obs: Mapping[str, JSON], kept: list[int], lost: int,
-                          owner: Mapping[int, int], trump: int, rng: random.Random,
-                          budget: int = 1000) -> list[tuple[int, int]] | None:
-        """Six legal tricks of the ``lost`` cards, six from each seat, led first by the dealer's right,
-        each seat taking the basi it took then, the last taken by the leader of the seventh; found by
-        a random search of at most ``budget`` cards, None if it finds none. Any such tricks show the
-        seat what it sees now; they are a random choice among them, not a uniform one."""
-        won = list(obs["basi"])
-        for trick in obs["tricks"]:
-            won[trick["winner"]] -= 1
-        last = obs["tricks"][0]["leader"] if obs["tricks"] else obs["leader"]
-        strength, trumps = STRENGTH[trump], TRUMP_MASK[trump]
-        barred = [sum(1 << c for c, s in owner.items() if s != seat) for seat in range(4)]
-        played: list[tuple[int, int]] = []
-        nodes = 0
-
-        def place(cards: int, trick: list[int], leader: int, left: list[int]) -> bool:
-            nonlocal nodes
-            if len(played) == 24:
-                return True
-            pos = len(trick)
-            if not pos and any((cards & ~barred[s]).bit_count() < (24 - len(played)) // 4 for s in range(4)):
-                return False  # a seat could not be given its six cards
-            seat = (leader + pos) % 4
-            options = cards_of(cards & ~barred[seat])
-            rng.shuffle(options)
-            for c in options:
-                nodes += 1
-                if nodes > budget:
-                    return False
-                bar = self._not_held(trump, trick[0], c) if trick else 0
-                if kept[seat] & bar:
-                    continue
-                saved = barred[seat]
-                barred[seat] |= bar
-                played.append((seat, c))
-                now = [*trick, c]
-                ok = False
-                if pos < 3:
-                    ok = place(cards & ~(1 << c), now, leader, left)
-                else:
-                    led = led_suit(trump, now[0])
-                    power = [strength[x] if trumps >> x & 1 or x // 13 == led else 0 for x in now]
-                    winner = (leader + power.index(max(power))) % 4
-                    if left[winner] and (len(played) < 24 or winner == last):
-                        left[winner] -= 1
-                        ok = place(cards & ~(1 << c), [], winner, left)
-                        left[winner] += 1
-                if ok:
-                    return True
-                played.pop()
-                barred[seat] = saved
-            return False
-
-        if sum(won) != 6 or min(won) < 0 or not place(lost, [], (obs["dealer"] + 1) % 4, won):
-            return None
-        return played
 
     def next_dealer(self, deal: Deal) -> int:
         # The first deal's holder of the 6 of denari deals the second; then the deal moves on.
