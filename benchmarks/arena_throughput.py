@@ -1,7 +1,7 @@
 """Arena throughput, in deals per second, with 1 and 2 workers: this machine's processes
 (the default backend) and a local Ray.
 
-    python benchmarks/arena_throughput.py [BOARDS] [GAME] [PLAYERS]
+    python benchmarks/arena_throughput.py [--boards N] [--game GAME] [--players A,B]
 
 (defaults: 1000 boards of tressette, heuristic against random: 2000 deals). Each backend is
 warmed up on a few boards first, then each run is timed three times and the fastest counts;
@@ -11,8 +11,8 @@ absolute figures move with the load: compare the ratios.
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import time
 from collections.abc import Callable
 
@@ -45,9 +45,12 @@ def with_ray(config: Config, workers: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    boards = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    game = sys.argv[2] if len(sys.argv) > 2 else "tressette"
-    players = tuple(sys.argv[3].split(",")) if len(sys.argv) > 3 else ("heuristic", "random")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--boards", type=int, default=1000)
+    parser.add_argument("--game", default="tressette")
+    parser.add_argument("--players", default="heuristic,random")
+    args = parser.parse_args()
+    game, boards, players = args.game, args.boards, tuple(args.players.split(","))
     config = Config(game, players, boards, seed=2026)
     print(f"{game}, {','.join(players)}: {boards} boards; load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores")
