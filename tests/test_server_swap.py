@@ -4,6 +4,7 @@ every message to every other seat and to a watcher stays byte for byte the same.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import random
@@ -18,7 +19,7 @@ import osteria
 from osteria.cards import CARD_STRINGS, rank_of, suit_of
 from osteria.engine import Game
 from osteria.server import fair, tables
-from server_helpers import receive, served, ws_url
+from server_helpers import create, receive, served, ws_url
 
 Log = list[dict[str, Any]]
 
@@ -116,3 +117,50 @@ def test_a_hidden_card_changed_changes_no_message_to_anyone_else(game: str, owne
         assert first[client] == second[client], f"the messages to {client} changed"
     # The owners of the two cards do see the change: the comparison can fail.
     assert first[one] != second[one] and first[other] != second[other]
+
+
+def test_the_last_action_reaches_each_client_in_its_own_words(tmp_path: Path) -> None:
+    # Calabresella for three: the declarer's discard shows its cards to him alone; the others,
+    # and a spectator, hear "scarto" (the word their views' history holds), never the cards.
+    async def run(base: str) -> None:
+        table = create(base, game="calabresella", players=[{"kind": "human"}] * 3)
+        tid, tokens = table["table_id"], [s["token"] for s in table["seats"]]
+        clients: dict[int | None, Any] = {s: await websockets.connect(ws_url(base, tid, tokens[s])) for s in range(3)}
+        clients[None] = await websockets.connect(ws_url(base, tid))
+        latest: dict[int | None, dict[str, Any]] = {}
+        discarder = None
+        try:
+            for _ in range(400):
+                for who, ws in clients.items():
+                    with contextlib.suppress(TimeoutError):
+                        while True:
+                            message = json.loads(await asyncio.wait_for(ws.recv(), 0.2))
+                            if message["type"] == "state":
+                                latest[who] = message
+                if discarder is not None:
+                    break
+                for seat in range(3):
+                    state = latest.get(seat)
+                    if state and state["legal"]:
+                        legal = [entry["action"] for entry in state["legal"]]
+                        choice = next((a for a in legal if a.split()[0] in ("chiamo", "cedo", "scarto")), legal[0])
+                        await clients[seat].send(json.dumps({"type": "play", "action": choice,
+                                                             "move": state["table"]["move"]}))
+                        if choice.startswith("scarto"):
+                            discarder = seat
+                        break
+            assert discarder is not None, "nobody discarded"
+            for who, state in latest.items():
+                last = state["last"]
+                assert last["seat"] == discarder
+                if who == discarder:
+                    assert last["action"].startswith("scarto ") and len(last["action"].split()) == 5
+                else:
+                    assert last["action"] in ("scarto", None), (who, last)
+                    assert last["action"] == (state["view"]["history"][-1][1] if who is not None else "scarto")
+        finally:
+            for ws in clients.values():
+                await ws.close()
+
+    with served(tmp_path) as base:
+        asyncio.run(run(base))

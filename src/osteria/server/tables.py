@@ -337,7 +337,19 @@ class Table:
             view["hands"] = [in_game_order(drawn, hand) for hand in view["hands"]]
         legal = drawn.ordered(view["legal_actions"])
         return {"type": "state", "table": table or self.state(), "seat": seat, "view": view,
-                "legal": [{"action": a, **self.words(a)} for a in legal], "last": self.last, "lines": lines}
+                "legal": [{"action": a, **self.words(a)} for a in legal], "last": self.last_seen(seat), "lines": lines}
+
+    def last_seen(self, seat: int | None) -> Message | None:
+        """The last action as ``seat`` may know it: in the words of its own observation's
+        history, since an action can hide a part from the others (a discard, the suit an accuso
+        leaves out); a spectator gets what every seat but the actor sees, or null."""
+        if self.last is None:
+            return None
+        actor, deal_index, index = self.last["seat"], self.last["deal"], self.last["index"]
+        watchers = [seat] if seat is not None else [s for s in range(self.game.seats) if s != actor]
+        seen = {json.dumps(self.match.observation(s, deal_index)["history"][index][1]) for s in watchers}
+        action = json.loads(seen.pop()) if len(seen) == 1 else None
+        return {"seat": actor, "action": action, "move": self.last["move"]}
 
     def broadcast_state(self) -> None:
         table = self.state()
@@ -532,7 +544,7 @@ class Table:
             self._rebuild()  # the action was not stored: it never happened
             raise
         self.move += 1
-        self.last = {"seat": actor, "action": canonical, "move": self.move}
+        self.last = {"seat": actor, "deal": deal_index, "index": len(deal.history) - 1, "move": self.move}
         if deal.over:
             self.announce_deal_end(deal_index)
             for message in self._ensure_deal():
