@@ -340,16 +340,13 @@ class Table:
                 "legal": [{"action": a, **self.words(a)} for a in legal], "last": self.last_seen(seat), "lines": lines}
 
     def last_seen(self, seat: int | None) -> Message | None:
-        """The last action as ``seat`` may know it: in the words of its own observation's
-        history, since an action can hide a part from the others (a discard, the suit an accuso
-        leaves out); a spectator gets what every seat but the actor sees, or null."""
+        """The last action as ``seat`` may know it: whole where every other seat's view shows it
+        whole, else only to the actor (an action can hide a part from the others: a discard,
+        the suit an accuso leaves out, a cenno), the others getting null."""
         if self.last is None:
             return None
-        actor, deal_index, index = self.last["seat"], self.last["deal"], self.last["index"]
-        watchers = [seat] if seat is not None else [s for s in range(self.game.seats) if s != actor]
-        seen = {json.dumps(self.match.observation(s, deal_index)["history"][index][1]) for s in watchers}
-        action = json.loads(seen.pop()) if len(seen) == 1 else None
-        return {"seat": actor, "action": action, "move": self.last["move"]}
+        shown = self.last["public"] or seat == self.last["seat"]
+        return {"seat": self.last["seat"], "action": self.last["action"] if shown else None, "move": self.last["move"]}
 
     def broadcast_state(self) -> None:
         table = self.state()
@@ -544,7 +541,9 @@ class Table:
             self._rebuild()  # the action was not stored: it never happened
             raise
         self.move += 1
-        self.last = {"seat": actor, "deal": deal_index, "index": len(deal.history) - 1, "move": self.move}
+        public = all(self.match.observation(s, deal_index)["history"][-1:] == [[actor, canonical]]
+                     for s in range(self.game.seats) if s != actor)
+        self.last = {"seat": actor, "action": canonical, "public": public, "move": self.move}
         if deal.over:
             self.announce_deal_end(deal_index)
             for message in self._ensure_deal():
