@@ -64,11 +64,16 @@ def decisions(played: Match, number: int, encoder: Encoding) -> Iterator[dict[st
 
 def records_in(path: Path) -> list[dict[str, JSON]]:
     """The records of a file: one record, or JSON lines of one record each."""
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     try:
         return [json.loads(text)]
     except json.JSONDecodeError:
         pass  # not one JSON document: a record per line
+    except (ValueError, RecursionError) as exc:  # nested too deep, a number too long
+        raise RecordError(f"not a readable record: {exc}") from None
     records = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
@@ -76,6 +81,8 @@ def records_in(path: Path) -> list[dict[str, JSON]]:
                 records.append(json.loads(line))
             except json.JSONDecodeError as exc:
                 raise RecordError(f"not valid JSON: {exc.msg} (column {exc.colno})", f"line {number}") from None
+            except (ValueError, RecursionError) as exc:
+                raise RecordError(f"not a readable record: {exc}", f"line {number}") from None
     return records
 
 
@@ -96,9 +103,18 @@ def rows(records: Iterable[dict[str, JSON]]) -> Iterator[dict[str, Any]]:
 
 
 def export(records: Iterable[dict[str, JSON]], out: Path, *, batch_size: int = 4096) -> int:
-    """Write the rows of ``records`` to ``out`` (``.jsonl`` or ``.parquet``); the number of rows."""
+    """Write the rows of ``records`` to ``out`` (``.jsonl`` or ``.parquet``); the number of rows.
+    On an error nothing is left at ``out``: a partial file would pass for a whole dataset."""
     if out.suffix not in FORMATS:
         raise ValueError(f"{out}: a dataset is written as {' or '.join(FORMATS)}")
+    try:
+        return _export(records, out, batch_size)
+    except BaseException:
+        out.unlink(missing_ok=True)
+        raise
+
+
+def _export(records: Iterable[dict[str, JSON]], out: Path, batch_size: int) -> int:
     count = 0
     if out.suffix == ".jsonl":
         with out.open("w", encoding="utf-8") as file:

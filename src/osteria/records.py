@@ -36,6 +36,8 @@ def load(path: str | Path) -> dict[str, Any]:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:  # nested too deep, a number too long
+        raise RecordError(f"not a readable record: {exc}") from None
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
     return record

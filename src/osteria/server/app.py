@@ -49,6 +49,13 @@ def _plain_name(name: str | None) -> str | None:
     return name or None
 
 
+def _plain_text(text: str) -> str:
+    """A chat line: printable characters and spaces only (no control or direction marks)."""
+    if any(not ch.isprintable() for ch in text):
+        raise ValueError("a chat line holds printable characters only")
+    return text
+
+
 Name = Annotated[str | None, Field(default=None, max_length=32)]
 
 
@@ -93,6 +100,8 @@ class PlayMessage(Strict):
 class ChatMessage(Strict):
     type: Literal["chat"]
     text: str = Field(min_length=1, max_length=CHAT_LENGTH)
+
+    _text = field_validator("text")(classmethod(lambda cls, v: _plain_text(v)))
 
 
 class HintMessage(Strict):
@@ -276,7 +285,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     async def verify(request: Request) -> dict[str, Any]:
         try:
             record = json.loads(await request.body())
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, nested or numbers too deep
             raise HTTPException(400, f"not a JSON record: {exc}") from None
         if not isinstance(record, dict):
             raise HTTPException(400, "a record is a JSON object")
@@ -354,6 +363,9 @@ async def _read(websocket: WebSocket, table: Table, client: Client) -> None:
             continue
         except ValidationError as exc:
             client.send(_error("bad_message", _validation_message(exc)))
+            continue
+        except (ValueError, RecursionError) as exc:  # nested too deep, a number too long
+            client.send(_error("bad_message", f"not a message: {exc}"))
             continue
         if client.seat is not None:
             table.came_back(client.seat)

@@ -368,7 +368,7 @@ class Table:
         if token is None:
             return None
         for s in self.seats:
-            if s.token is not None and secrets.compare_digest(s.token, token):
+            if s.token is not None and secrets.compare_digest(s.token.encode(), token.encode()):
                 return s.seat
         raise TableError("forbidden", "this token holds no seat at this table", 403)
 
@@ -395,7 +395,7 @@ class Table:
 
     def join(self, invite: str, name: str | None, seat: int | None) -> tuple[int, str]:
         """Take a free human seat with the table's invite: the seat and its token."""
-        if not secrets.compare_digest(invite, self.row.invite):
+        if not secrets.compare_digest(invite.encode(), self.row.invite.encode()):
             raise TableError("forbidden", "this invite is not the table's", 403)
         free = [s for s in self.seats if s.kind == "human" and not s.taken]
         if seat is not None:

@@ -38,6 +38,8 @@ class Frame:
 def frames_of(record: dict[str, Any]) -> tuple[Match, list[Frame]]:
     """The checked match of a record and the steps to show; RecordError for a bad record."""
     full = replay(record)
+    if not full.deals:
+        raise RecordError("the record has no deal to show")
     again = Match(full.game, players=full.players)
     frames: list[Frame] = []
     seats = range(full.game.seats)

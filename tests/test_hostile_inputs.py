@@ -1,0 +1,82 @@
+"""Hostile input at every door: deeply nested or odd files, odd tokens and chat lines. Each gets
+a clear message (exit status 1 at the command line, an error to the client), never a crash, and
+nothing half-written is left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+
+import osteria
+from osteria.cli import main
+from osteria.records import RecordError, load
+from server_helpers import create, receive, served, ws_url
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def test_a_deeply_nested_record_is_a_record_error(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(DEEP)
+    with pytest.raises(RecordError, match="not a readable record"):
+        load(path)
+
+
+@pytest.mark.parametrize("command", ["replay", "verify", "view"])
+def test_commands_refuse_a_deep_file_in_one_line(tmp_path: Path, command: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(DEEP)
+    assert main([command, str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"osteria {command}:") and "\n" not in err and "Traceback" not in err
+
+
+def test_a_record_without_deals_is_refused_by_the_viewer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps({"format": "osteria/1", "game": "tressette", "deals": []}))
+    assert main(["view", str(path)]) == 1
+    assert "no deal" in capsys.readouterr().err
+
+
+def test_a_dataset_that_fails_midway_leaves_no_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = osteria.new_match("tressette", seed=1)
+    while not good.results:
+        good.play(good.legal_actions()[0])
+    bad = dict(good.record(), game="briscola")
+    records = tmp_path / "mixed.jsonl"
+    records.write_text(json.dumps(good.record()) + "\n" + json.dumps(bad) + "\n")
+    out = tmp_path / "rows.jsonl"
+    assert main(["dataset", str(records), "--out", str(out)]) == 1
+    assert not out.exists()
+    assert "briscola" in capsys.readouterr().err
+
+
+def test_odd_tokens_deep_messages_and_control_characters_get_errors(tmp_path: Path) -> None:
+    async def run(base: str) -> None:
+        table = create(base, game="tressette", players=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
+        tid, token = table["table_id"], table["seats"][0]["token"]
+        # A non-ASCII invite or token is simply wrong, not a server error.
+        assert httpx.post(f"{base}/api/tables/{tid}/join", json={"invite": "é"}).status_code in (403, 404)
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+            async with websockets.connect(ws_url(base, tid, "%C3%A9")) as ws:
+                await receive(ws)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+        assert httpx.post(f"{base}/api/verify", content="[" * 50_000 + "]" * 50_000).status_code == 400
+        async with websockets.connect(ws_url(base, tid, token)) as ws:
+            for text in ("[" * 1500 + "]" * 1500, json.dumps({"type": "chat", "text": "ciao\u0000\u202e"})):
+                await ws.send(text)
+                while (message := await receive(ws))["type"] != "error":
+                    pass
+                assert message["code"] == "bad_message"
+            await ws.send(json.dumps({"type": "ping"}))  # the seat is still served
+            while (await receive(ws))["type"] != "pong":
+                pass
+
+    with served(tmp_path) as base:
+        asyncio.run(run(base))
