@@ -34,7 +34,7 @@ def test_commands_refuse_a_deep_file_in_one_line(tmp_path: Path, command: str,
     path.write_text(DEEP)
     assert main([command, str(path)]) == 1
     err = capsys.readouterr().err.strip()
-    assert err.startswith(f"osteria {command}:") and "\n" not in err and "Traceback" not in err
+    assert err.startswith(f"osteria {command}: {path}:") and "\n" not in err and "Traceback" not in err
 
 
 def test_a_record_without_deals_is_refused_by_the_viewer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -448,11 +448,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in GAMES:
             print(name)
         return 0
+    except RecordError as exc:  # before ValueError, which it is: it says which file
+        where = f"{args.file}: " if isinstance(getattr(args, "file", None), str) else ""
+        print(f"osteria {args.command}: {where}{exc}", file=sys.stderr)
+        return 1
     except (UsageError, RulesError, ValueError) as exc:
         print(f"osteria {args.command}: {exc}", file=sys.stderr)
-        return 1
-    except RecordError as exc:
-        print(f"osteria replay: {args.file}: {exc}", file=sys.stderr)
         return 1
 
 
