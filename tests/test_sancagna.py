@@ -28,7 +28,7 @@ from osteria.rules.sancagna import (
     trick_winner,
 )
 
-EXAMPLES = Path("/work/shared/spec/examples")
+EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
 EXAMPLE = "sancagna-02-continua-then-fuori"
 
 
