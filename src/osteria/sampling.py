@@ -257,11 +257,12 @@ class Unseen:
 class Play:
     """A card played, as an observation's history shows it."""
 
-    __slots__ = ("card", "index", "position", "seat", "trick", "word")
+    __slots__ = ("card", "index", "led", "position", "seat", "trick", "word")
 
-    def __init__(self, index: int, seat: int, card: int, word: str, trick: int, position: int) -> None:
+    def __init__(self, index: int, seat: int, card: int, word: str, trick: int, position: int, led: int) -> None:
         self.index, self.seat, self.card, self.word = index, seat, card, word
         self.trick, self.position = trick, position
+        self.led = led  # the card that opened the trick: whether a seat followed is asked of every play
 
 
 def plays_of(history: Sequence[Sequence[Any]], seats: int, first_trick: int = 0) -> list[Play]:
@@ -272,7 +273,8 @@ def plays_of(history: Sequence[Sequence[Any]], seats: int, first_trick: int = 0)
         c = CARD_INDEX.get(first)
         if c is not None:
             n = len(plays)
-            plays.append(Play(i, seat, c, word, first_trick + n // seats, n % seats))
+            led = plays[n - n % seats].card if n % seats else c
+            plays.append(Play(i, seat, c, word, first_trick + n // seats, n % seats, led))
     return plays
 
 

@@ -367,7 +367,7 @@ class Calabresella(Game):
             h = holder.get(p.seat)
             if h is None:
                 continue
-            led = plays[k - p.position].card // 13
+            led = p.led // 13
             if p.card // 13 != led:
                 unseen.forbid(h, SUIT_MASK[led])  # not following shows a void
             elif p.word == "striscio":  # at least one more card of the suit

@@ -501,10 +501,9 @@ class Quattrigghiu(Game):
             # Shown to another seat while the deal goes on without a clean six: it was played.
             unseen.only(1 << parse_card(called), [lost])
         trump = SUITS.index(obs["trump"]) if obs["trump"] else -1
-        for k, p in enumerate(plays):
+        for p in plays:
             if p.seat in holder and p.position:
-                led = plays[k - p.position].card
-                unseen.forbid(holder[p.seat], self._not_held(trump, led, p.card))
+                unseen.forbid(holder[p.seat], self._not_held(trump, p.led, p.card))
         hands = unseen.draw(rng)
         current = [hand if s == seat else hands[holder[s]] for s in range(4)]
         shares = self._shares(hands[lost], owner, rng) if forgotten else [0] * 4

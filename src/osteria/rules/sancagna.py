@@ -393,8 +393,8 @@ class Sancagna(Game):
         unseen = Unseen(VENETA_52.mask & ~hand & ~sum(1 << p.card for p in plays) & ~(1 << turned | 1 << bottom))
         holder = {s: unseen.holder(obs["hand_sizes"][s]) for s in range(4) if s != seat}
         unseen.holder(len(VENETA_52) - 4 * HAND_SIZE - 2)  # the unused rest of the stock
-        for k, p in enumerate(plays):
-            led = plays[k - p.position].card // 13
+        for p in plays:
+            led = p.led // 13
             # Not answering shows a void, and not trumping then a void in trump too; at a real
             # table (tavola) a wrong card proves nothing, and the revokes found are checked.
             if p.seat in holder and not self.options["tavola"] and p.card // 13 != led:

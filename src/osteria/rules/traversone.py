@@ -158,8 +158,8 @@ class Traversone(Game):
             if first == (obs["dealer"] + 1) % n:
                 places.append(widow)
             unseen.only(1 << FOUR_OF_DENARI, places)
-        for k, p in enumerate(plays):
-            led = plays[k - p.position].card // 13
+        for p in plays:
+            led = p.led // 13
             if p.seat in holder and p.card // 13 != led:
                 unseen.forbid(holder[p.seat], SUIT_MASK[led])  # not following shows a void
         hands = unseen.draw(rng)

@@ -425,7 +425,7 @@ class Tressette(Game):
             h = holder.get(p.seat)
             if h is None:
                 continue
-            led = plays[k - p.position].card // 13
+            led = p.led // 13
             if p.card // 13 != led:
                 unseen.forbid(h, SUIT_MASK[led])  # not following shows a void
             elif p.word:
