@@ -196,17 +196,11 @@ def analyse_deal(match: Match, deal_index: int, *, honest_time: float = 0.2, max
 def _positions(match: Match, deal_index: int) -> list[Position]:
     """Each action of the deal with the position before it: (seat, action, a copy of the deal,
     the observation of the seat that decided), replayed by the engine from the match's deals."""
-    replay = Match(match.game, players=match.players, seed=0, dealer=match.deals[0].dealer)
-    for earlier in match.deals[:deal_index]:
-        replay.begin_deal(earlier.hands, earlier.stock, earlier.dealer)
-        for _, action in earlier.deal.history:
-            replay.apply(action)
-    record = match.deals[deal_index]
-    deal = replay.begin_deal(record.hands, record.stock, record.dealer)
     positions: list[Position] = []
-    for seat, action in record.deal.history:
-        positions.append((seat, action, deal.copy(), replay.observation(deal.decider(seat))))
-        replay.apply(action)
+    for index, again, seat, action in match.replay_steps(deal_index + 1):
+        deal = again.deal
+        if index == deal_index and deal is not None:
+            positions.append((seat, action, deal.copy(), again.observation(deal.decider(seat))))
     return positions
 
 

@@ -43,23 +43,20 @@ def decisions(played: Match, number: int, encoder: Encoding) -> Iterator[dict[st
     game = played.game
     options = json.dumps(game.changed_options(), sort_keys=True)
     sense = -1 if game.lower_wins else 1
-    # Step through the checked deals again, from their integer actions, to see every decision.
-    stepping = Match(game, players=played.players, dealer=played.deals[0].dealer if played.deals else None)
-    for d, (dealt, result) in enumerate(zip(played.deals, played.results, strict=False)):
-        stepping.begin_deal(dealt.hands, dealt.stock, dealt.dealer)
-        for step, (to_move, action) in enumerate(dealt.deal.history):
-            seat = stepping.decider
-            assert seat is not None
-            observation = stepping.observation(seat)
-            word = dealt.deal.action_str(action)
-            yield {
-                "game": game.name, "seats": game.seats, "options": options, "deal_id": f"{number}/{d}",
-                "step": step, "seat": seat, "to_move": to_move, "player": played.players[seat],
-                "observation": encoder.observe(observation), "mask": encoder.mask(observation["legal_actions"]),
-                "action": encoder.action_index(word), "action_word": word,
-                "reward": float(sense * result.delta[seat]),
-            }
-            stepping.apply(action)
+    # Step through the finished deals again, from their integer actions, to see every decision.
+    for d, stepping, to_move, action in played.replay_steps(len(played.results)):
+        seat = stepping.decider
+        assert seat is not None
+        observation = stepping.observation(seat)
+        word = played.deals[d].deal.action_str(action)
+        yield {
+            "game": game.name, "seats": game.seats, "options": options, "deal_id": f"{number}/{d}",
+            "step": len(stepping.deals[d].deal.history), "seat": seat, "to_move": to_move,
+            "player": played.players[seat],
+            "observation": encoder.observe(observation), "mask": encoder.mask(observation["legal_actions"]),
+            "action": encoder.action_index(word), "action_word": word,
+            "reward": float(sense * played.results[d].delta[seat]),
+        }
 
 
 def records_in(path: Path) -> list[dict[str, JSON]]:

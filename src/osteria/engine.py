@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -319,6 +319,17 @@ class Match:
         self.results.append(deal.result())
         self._finished, self._winners = self.game.match_status(self.results)
         self._next_dealer = self.game.next_dealer(deal)
+
+    def replay_steps(self, deals: int | None = None) -> Iterator[tuple[int, Match, int, int]]:
+        """Every action of the first ``deals`` deals (all by default), played again from the same
+        hands on a fresh match: (deal index, that match just before the action, the seat that
+        acted, the action). What each seat saw at every moment is asked of that match."""
+        again = Match(self.game, players=self.players, seed=0, dealer=self.deals[0].dealer if self.deals else None)
+        for index, dealt in enumerate(self.deals[:deals]):
+            again.begin_deal(dealt.hands, dealt.stock, dealt.dealer)
+            for seat, action in dealt.deal.history:
+                yield index, again, seat, action
+                again.apply(action)
 
     # -- the public API ----------------------------------------------------------------------
 
