@@ -515,13 +515,14 @@ class Ending:
 
     def value(self) -> int:
         """The seat's value: exact, or SearchBudget once the budget is spent."""
-        guess = self.rest // 2 if self.terminal is None else 0
-        return self.finish(self._kernel_gain(guess) if self._uses_kernel() else self.mtdf(guess))
+        if self._uses_kernel():
+            return self.finish(self._kernel_gain())
+        return self.finish(self.mtdf(self.rest // 2 if self.terminal is None else 0))
 
     def _uses_kernel(self) -> bool:
         return self.compiled and self.depth_limit >= INF
 
-    def _kernel_gain(self, guess: int, first: int = -1) -> int:
+    def _kernel_gain(self, first: int = -1) -> int:
         """As ``mtdf``, by the compiled kernel: the gain (after card ``first`` if given)."""
         if self._kernel is None:
             from osteria.bots import solver_kernel
@@ -529,7 +530,7 @@ class Ending:
             chains = solver_kernel.chain_table([chain for chain, _ in self.chains])
             self._kernel = solver_kernel.Search(self.hands, self.trick, self.leader, self.team, self.values, chains,
                                                 self.last_bonus, self.rest, self.steps())
-        found = self._kernel.gain(guess, self.max_nodes, first)
+        found = self._kernel.gain(self.max_nodes, first)
         self.nodes = self._kernel.nodes
         if found is None:
             raise SearchBudget
@@ -559,7 +560,7 @@ class Ending:
                 finally:
                     self.trick.pop()
                     self.hands[seat] = hand
-            guess = self._kernel_gain(guess, c) if self._uses_kernel() else self.mtdf(guess, after)
+            guess = self._kernel_gain(c) if self._uses_kernel() else self.mtdf(guess, after)
             values[c] = self.finish(guess)
         return {c: values[r] for c, r in representative.items()}
 

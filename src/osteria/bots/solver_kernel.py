@@ -6,7 +6,10 @@ bonus, one side against the other) for three or four seats, and returns the same
 pure-Python search stays the reference, and the tests hold the two to agreement. It differs only
 in how it runs: positions as int64 bitmasks in flat arrays, the moves of each ply in a
 preallocated buffer, and the transposition table as open addressing in numpy arrays, where
-each solve stamps its entries so that no table is cleared between solves.
+each solve stamps its entries so that no table is cleared between solves. It also searches
+fewer nodes for the same values: its moves are ordered by a greedy forecast of their trick and
+a killer lead per ply, its lower bound at a trick's start counts a crossing to a partner's
+winners, and MTD(f) starts from the value of a greedy playout.
 
 numba is the optional ``fast`` extra, and so is numpy with it: this module needs both, and
 the solver imports it only where it can (without them, it stays pure Python).
@@ -14,11 +17,15 @@ the solver imports it only where it can (without them, it stays pure Python).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import types
+from numba.extending import intrinsic
 
 from osteria.bots.solver import step_to_test
 from osteria.cards import SUIT_MASK
@@ -31,123 +38,292 @@ _INF = 1 << 20
 _PROBES = 4  # table slots tried for a position, from its hash on
 _MAX_PLY = 64
 # The scalars of a search, in one int64 array: nodes searched, the budget, whether it is spent,
-# the stamp of this solve's table entries, the first ply, the best card there, a forced first card.
+# the stamp of this solve's table entries, the first ply, the best card there, a forced first card,
+# the last trick's bonus; then from ``_KILLERS`` on, the killer card of each ply (see ``_search``).
 _NODES, _MAX_NODES, _SPENT, _STAMP, _ROOT, _BEST, _FORCED, _LAST_BONUS = range(8)
+_KILLERS = 8
 _SLOTS = 1 << 20
+# The columns of a suit's row in the chain table (see ``chain_table``).
+_LENGTH, _LOW, _HIGH = 16, 17, 17 + 128
+_CHAIN_COLUMNS = _HIGH + 64
 
 
-_step_to_test = numba.njit(cache=True)(step_to_test)
+# Every function of the kernel is compiled without numba's reference counting (it allocates
+# nothing; the arrays are the caller's): else each array a function passes on or indexes costs
+# atomic count updates, a good part of the time of a node. The search's helpers are inlined
+# into it, which also spares the calls that pass each array as seven words.
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
-@numba.njit(cache=True)
-def _slot(hands: Any, leader: int) -> int:
-    h = leader + 0x1E3779B97F4A7C15
-    for s in range(hands.shape[0]):
-        h = (h ^ hands[s]) * 0x100000001B3
-        h ^= h >> 29
-    return h
+def _compiled(inline: str = "never") -> Callable[[_F], _F]:
+    options: dict[str, Any] = {"cache": True, "inline": inline, "_nrt": False}  # _nrt: not in numba's stubs
+    return cast(Callable[[_F], _F], numba.njit(**options))
 
 
-@numba.njit(cache=True)
+_step_to_test = _compiled()(step_to_test)
+_helper = _compiled("always")
+
+
+@intrinsic
+def _highest_bit(typingctx: Any, bits: Any) -> Any:
+    """The place of the highest set bit of ``bits`` (not 0): one instruction, in place of a walk
+    along the bits."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _lowest_bit(typingctx: Any, bits: Any) -> Any:
+    """The place of the lowest set bit of ``bits`` (not 0)."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _count_bit(typingctx: Any, bits: Any) -> Any:
+    """How many bits of ``bits`` are set."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+# The intrinsics as the kernel calls them: on one int.
+_highest = cast(Callable[[int], int], _highest_bit)
+_lowest = cast(Callable[[int], int], _lowest_bit)
+_count = cast(Callable[[int], int], _count_bit)
+
+
+@_helper
+def _pattern(cards: int, s: int, chains: Any) -> int:
+    """The cards of suit ``s`` among ``cards`` as bits by their place in the suit's chain (bit 0:
+    the weakest), by two lookups (see ``chain_table``): the strongest card of a holding is then
+    its highest bit, and the live card next below a card the highest live bit below it."""
+    shift = 13 * s
+    pattern: int = chains[s, _LOW + ((cards >> shift) & 0x7F)] | chains[s, _HIGH + ((cards >> (shift + 7)) & 0x3F)]
+    return pattern
+
+
+@_helper
+def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, done: int, team: Any, values: Any,
+                 strength: Any, chains: Any, suit_masks: Any) -> tuple[int, int]:
+    """The rest of a trick whose first ``done`` cards are down (of suit ``led``, card ``taking`` of
+    seat ``taker`` taking it so far), played out greedily by the others, each in turn: an opponent
+    of the taker takes over with its strongest card of the suit if that does, else plays its
+    cheapest (of the suit, the weakest of the cheapest; void, the lowest-numbered); the taker's
+    partners feed the trick their costliest card (the lowest-numbered of those). The points these
+    cards add, and the seat that takes the trick. One pass over at most three hands, no search:
+    cheap enough to order moves by."""
+    n = hands.shape[0]
+    points = 0
+    t = leader + done
+    if t >= n:
+        t -= n
+    for _ in range(done, n):
+        follow = hands[t] & suit_masks[led]
+        play = -1
+        if team[t] != team[taker]:
+            if follow:
+                strongest = chains[led, _highest(_pattern(follow, led, chains))]
+                if strength[strongest] > strength[taking]:
+                    play = strongest
+                else:
+                    # the cheapest of the suit, the weakest of those: the lowest places first
+                    left = _pattern(follow, led, chains)
+                    while left:
+                        i = _lowest(left)
+                        left ^= 1 << i
+                        c = chains[led, i]
+                        if play < 0 or values[c] < values[play]:
+                            play = c
+            else:
+                left = hands[t]
+                while left:
+                    c = _lowest(left)
+                    left ^= 1 << c
+                    if play < 0 or values[c] < values[play]:
+                        play = c
+        else:
+            # the costliest card (of the suit if it can follow), the lowest-numbered of those
+            left = follow if follow else hands[t]
+            while left:
+                c = _lowest(left)
+                left ^= 1 << c
+                if play < 0 or values[c] > values[play]:
+                    play = c
+        points += values[play]
+        if play // 13 == led and strength[play] > strength[taking]:
+            taking = play
+            taker = t
+        t = t + 1 if t + 1 < n else 0
+    return points, taker
+
+
+@_helper
+def _forecast(points: int, taker: int, seat: int, team: Any) -> int:
+    """What a trick of ``points`` that ``taker`` takes brings the side of ``seat``: its points and
+    2 for the lead that goes with it, or minus its points if the other side takes it."""
+    return points + 2 if team[taker] == team[seat] else -points
+
+
+@_helper
 def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: int, live: int,
-           team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any, out: Any, later: Any) -> int:
-    """The moves of the seat, one of each run of equivalent cards, in the order to try them,
-    written to ``out``; how many. Following, as :meth:`Ending.moves` orders them; leading, the
-    partner's strongest cards count too."""
+           team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any, moves: Any, later: Any) -> int:
+    """The moves of the seat, one of each run of equivalent cards, in the order to try them, written
+    to row ``ply`` of ``moves``; how many. The order is by what the trick would bring the seat's
+    side if everyone played it out greedily (``_greedy_rest``): a cut-off comes sooner the sooner
+    its move is tried, and a card's own trick is a cheap and good forecast of its worth. Ties keep
+    the order of :meth:`Ending.moves` for leads (the partner's strongest cards counting too) and the
+    weaker card first for follows; the last card of a trick, which the forecast would only replay,
+    keeps :meth:`Ending.moves`' order."""
     n = hands.shape[0]
     hand = hands[seat]
     allowed = hand
+    led = -1
     if in_trick:
-        allowed = hand & suit_masks[played[ply - in_trick] // 13]
+        led = played[ply - in_trick] // 13
+        allowed = hand & suit_masks[led]
         if allowed == 0:
             allowed = hand
     count = 0
     for s in range(4):
-        mine = allowed & suit_masks[s]
-        if mine == 0:
+        if allowed & suit_masks[s] == 0:
             continue
-        # From the strongest live card down: of a run of ours with one value, keep the weakest.
-        top = -1  # the strongest live card of the suit
+        mine = _pattern(allowed, s, chains)
+        alive = _pattern(live, s, chains)
+        # From the strongest down: of a run of ours with one value (cards next to each other
+        # among the live ones), keep the weakest, the one whose next live card below is not
+        # ours or not of its value.
         first = count
-        pending = -1
-        for i in range(chains.shape[1] - 1, -1, -1):
+        left = mine
+        while left:
+            i = _highest(left)
+            left ^= 1 << i
             c = chains[s, i]
-            if c < 0 or not (live >> c) & 1:
-                continue
-            if top < 0:
-                top = c
-            if (mine >> c) & 1:
-                if pending >= 0 and values[pending] == values[c]:
-                    pending = c
+            below = alive & ((1 << i) - 1)
+            if below:
+                j = _highest(below)
+                if (mine >> j) & 1 and values[chains[s, j]] == values[c]:
                     continue
-                if pending >= 0:
-                    out[count] = pending
-                    count += 1
-                pending = c
-            elif pending >= 0:
-                out[count] = pending
-                count += 1
-                pending = -1
-        if pending >= 0:
-            out[count] = pending
+            moves[ply, count] = c
             count += 1
         if not in_trick:
-            # Leads: where the seat holds the suit's strongest card, from the strongest down;
-            # where its partner does, from the weakest up (the partner takes); then the others,
-            # from the weakest up. The order is by ``later``, sorted stably below.
+            # Leads: by the forecast trick, the best for the seat's side first; on a tie, where
+            # the seat holds the suit's strongest card, from the strongest down; where its partner
+            # does, from the weakest up (the partner takes); then the others, from the weakest up.
+            # The order is by ``later``, sorted stably below (the tie-break is under 64).
+            top = chains[s, _highest(alive)]
             holder = 0
             while not (hands[holder] >> top) & 1:
                 holder += 1
+            base = -1 if holder == seat else (16 if team[holder] == team[seat] else 41)
             for i in range(first, count):
-                c = out[i]
-                if holder == seat:
-                    later[i] = 9 - strength[c]
-                elif team[holder] == team[seat]:
-                    later[i] = 16 + strength[c]
-                else:
-                    later[i] = 41 + strength[c]
+                c = moves[ply, i]
+                points, taker = _greedy_rest(hands, seat, s, c, seat, 1, team, values, strength, chains, suit_masks)
+                forecast = _forecast(values[c] + points, taker, seat, team)
+                later[ply, i] = 64 * (64 - forecast) + (9 - strength[c] if base < 0 else base + strength[c])
     if in_trick:
-        # Following: first the cards that leave the trick to our side, the costliest first;
-        # then the cheapest of the others.
         first = ply - in_trick
-        led = played[first] // 13
         winning = 0
         for k in range(1, in_trick):
             c = played[first + k]
             if c // 13 == led and strength[c] > strength[played[first + winning]]:
                 winning = k
-        top_card = played[first + winning]
-        ours = team[seat]
-        for i in range(count):
-            c = out[i]
-            takes = c // 13 == led and strength[c] > strength[top_card]
-            if takes or team[(leader + winning) % n] == ours:
-                later[i] = 64 - values[c]
-            else:
-                later[i] = 128 + values[c]
+        top_strength = strength[played[first + winning]]
+        holder = leader + winning
+        if holder >= n:
+            holder -= n
+        if in_trick < n - 1:
+            # Following with seats still to play: by the forecast trick from this card on, the best
+            # for the seat's side first; on a tie, the weaker card first. The rest of the trick
+            # after a card that does not take is the same for all such cards: played out once.
+            down = 0
+            for k in range(in_trick):
+                down += values[played[first + k]]
+            under_points, under_taker = -1, -1
+            for i in range(count):
+                c = moves[ply, i]
+                if c // 13 == led and strength[c] > top_strength:
+                    points, taker = _greedy_rest(hands, leader, led, c, seat, in_trick + 1, team, values, strength,
+                                                 chains, suit_masks)
+                else:
+                    if under_taker < 0:
+                        under_points, under_taker = _greedy_rest(hands, leader, led, played[first + winning], holder,
+                                                                 in_trick + 1, team, values, strength, chains,
+                                                                 suit_masks)
+                    points, taker = under_points, under_taker
+                forecast = _forecast(down + values[c] + points, taker, seat, team)
+                later[ply, i] = 16 * (64 - forecast) + strength[c]
+        else:
+            # The last card: first the cards that leave the trick to our side, the costliest first;
+            # then the cheapest of the others.
+            ours = team[holder] == team[seat]
+            for i in range(count):
+                c = moves[ply, i]
+                if ours or (c // 13 == led and strength[c] > top_strength):
+                    later[ply, i] = 64 - values[c]
+                else:
+                    later[ply, i] = 128 + values[c]
     # A stable insertion sort by ``later``.
     for i in range(1, count):
-        c = out[i]
-        k = later[i]
+        c = moves[ply, i]
+        k = later[ply, i]
         j = i - 1
-        while j >= 0 and later[j] > k:
-            out[j + 1] = out[j]
-            later[j + 1] = later[j]
+        while j >= 0 and later[ply, j] > k:
+            moves[ply, j + 1] = moves[ply, j]
+            later[ply, j + 1] = later[ply, j]
             j -= 1
-        out[j + 1] = c
-        later[j + 1] = k
+        moves[ply, j + 1] = c
+        later[ply, j + 1] = k
     return count
 
 
-@numba.njit(cache=True)
-def _probe(hands: Any, leader: int, scalars: Any, keys: Any, bounds: Any, best_cards: Any, stamps: Any,
-           found: Any) -> int:
-    """The table slot of a position: its entry if the table holds one (``found[0]`` set to 1,
-    its bounds and best card in ``found[1:4]``), else a free or a stale slot to take."""
-    n = hands.shape[0]
+@_helper
+def _to_front(moves: Any, ply: int, count: int, card: int) -> None:
+    """Move ``card``, if it is among the ``count`` moves of row ``ply``, to the front."""
+    for i in range(count):
+        if moves[ply, i] == card:
+            for j in range(i, 0, -1):
+                moves[ply, j] = moves[ply, j - 1]
+            moves[ply, 0] = card
+            return
+
+
+@_helper
+def _trick(played: Any, first: int, n: int, values: Any, strength: Any) -> tuple[int, int, int]:
+    """Of the trick of ``n`` cards from ``played[first]``: the place of the card that takes it
+    (0: the lead's), what its cards are worth, and the cards as a mask."""
+    led = played[first] // 13
+    winning = 0
+    gain = 0
+    mask = 0
+    for k in range(n):
+        x = played[first + k]
+        gain += values[x]
+        mask |= 1 << x
+        if k and x // 13 == led and strength[x] > strength[played[first + winning]]:
+            winning = k
+    return winning, gain, mask
+
+
+@_helper
+def _slot(shapes: Any, at: int, n: int, leader: int) -> int:
+    h = leader + 0x1E3779B97F4A7C15
+    for s in range(n):
+        h = (h ^ shapes[at + s]) * 0x100000001B3
+        h ^= h >> 29
+    return h
+
+
+@_helper
+def _probe(shapes: Any, at: int, n: int, leader: int, stamp: int, keys: Any, bounds: Any, best_cards: Any,
+           stamps: Any) -> tuple[int, bool, int, int, int]:
+    """The table slot of the position keyed by ``shapes[at:at + n]`` and ``leader``, whether the
+    table holds it, and then its bounds and best card; else a free or a stale slot to take."""
     size: int = keys.shape[0]
-    home = _slot(hands, leader) & (size - 1)
-    stamp = scalars[_STAMP]
+    home = _slot(shapes, at, n, leader) & (size - 1)
     free = -1
     for p in range(_PROBES):
         j = (home + p) & (size - 1)
@@ -157,31 +333,25 @@ def _probe(hands: Any, leader: int, scalars: Any, keys: Any, bounds: Any, best_c
             continue
         same = keys[j, MAX_SEATS] == leader
         for s in range(n):
-            if keys[j, s] != hands[s]:
+            if keys[j, s] != shapes[at + s]:
                 same = False
         if same:
-            found[0] = 1
-            found[1] = bounds[j, 0]
-            found[2] = bounds[j, 1]
-            found[3] = best_cards[j]
-            return j
-    found[0] = 0
-    return home if free < 0 else free
+            return j, True, bounds[j, 0], bounds[j, 1], best_cards[j]
+    return (home if free < 0 else free), False, 0, 0, -1
 
 
-@numba.njit(cache=True)
-def _store(hands: Any, leader: int, rest: int, slot: int, value: int, alpha0: int, beta0: int, best: int,
-           scalars: Any, keys: Any, bounds: Any, best_cards: Any, stamps: Any) -> None:
+@_helper
+def _store(shapes: Any, at: int, n: int, leader: int, rest: int, slot: int, value: int, alpha0: int, beta0: int,
+           best: int, stamp: int, keys: Any, bounds: Any, best_cards: Any, stamps: Any) -> None:
     """Tighten the bounds of a position in its slot (taking the slot over if another holds it)."""
-    n = hands.shape[0]
-    same = stamps[slot] == scalars[_STAMP] and keys[slot, MAX_SEATS] == leader
+    same = stamps[slot] == stamp and keys[slot, MAX_SEATS] == leader
     for s in range(n):
-        if keys[slot, s] != hands[s]:
+        if keys[slot, s] != shapes[at + s]:
             same = False
     if not same:
-        stamps[slot] = scalars[_STAMP]
+        stamps[slot] = stamp
         for s in range(n):
-            keys[slot, s] = hands[s]
+            keys[slot, s] = shapes[at + s]
         keys[slot, MAX_SEATS] = leader
         bounds[slot, 0] = 0
         bounds[slot, 1] = rest
@@ -195,23 +365,27 @@ def _store(hands: Any, leader: int, rest: int, slot: int, value: int, alpha0: in
     best_cards[slot] = best
 
 
-@numba.njit(cache=True)
-def _shape(hands: Any, live: int, chains: Any, values: Any, shape: Any) -> None:
+@_helper
+def _shape(hands: Any, live: int, chains: Any, values: Any, shape: Any, at: int = 0) -> None:
     """The hands with the live cards of each suit moved, in order, to the weakest cards of the
     suit that carry the same values in the same order (each to the first card of its value
-    past the previous one's place), into ``shape``: positions whose live cards have the same
-    holders and values in the same order of strength play alike and share a table entry."""
+    past the previous one's place), into ``shape[at:at + n]``: positions whose live cards have
+    the same holders and values in the same order of strength play alike and share a table entry."""
     n = hands.shape[0]
     for s in range(n):
-        shape[s] = hands[s]
-    for s in range(chains.shape[0]):
-        place = 0
-        for i in range(chains.shape[1]):
+        shape[at + s] = hands[s]
+    for s in range(4):
+        alive = _pattern(live, s, chains)
+        dead = ((1 << chains[s, _LENGTH]) - 1) & ~alive
+        if dead == 0:
+            continue
+        # The live cards below the weakest dead one keep their places: start past it.
+        place = _lowest(dead)
+        left = alive & ~((2 << place) - 1)
+        while left:
+            i = _lowest(left)
+            left ^= 1 << i
             c = chains[s, i]
-            if c < 0:
-                break
-            if not (live >> c) & 1:
-                continue
             while values[chains[s, place]] != values[c]:
                 place += 1
             target = chains[s, place]
@@ -220,10 +394,19 @@ def _shape(hands: Any, live: int, chains: Any, values: Any, shape: Any) -> None:
                 holder = 0
                 while not (hands[holder] >> c) & 1:
                     holder += 1
-                shape[holder] ^= (1 << c) | (1 << target)
+                shape[at + holder] ^= (1 << c) | (1 << target)
 
 
-@numba.njit(cache=True)
+@_helper
+def _run(cards: int, live: int, s: int, chains: Any) -> int:
+    """The cards of suit ``s`` among ``cards`` (a hand) above the strongest live card of the
+    others', as bits by place (see ``_pattern``): the cards the hand can cash one after the other."""
+    mine = _pattern(cards, s, chains)
+    others = _pattern(live, s, chains) & ~mine
+    return mine if others == 0 else mine & ~((2 << _highest(others)) - 1)
+
+
+@_helper
 def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: int) -> int:
     """What the leader's side surely gains from here: the leader can cash, one after the
     other, the cards of each suit that are its strongest live ones (a card that is the
@@ -235,39 +418,91 @@ def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: in
     hand = hands[leader]
     cashed = 0
     sure = 0
-    for s in range(chains.shape[0]):
-        k = 0
-        for i in range(chains.shape[1] - 1, -1, -1):
-            c = chains[s, i]
-            if c < 0 or not (live >> c) & 1:
-                continue
-            if not (hand >> c) & 1:
-                break
-            cashed |= 1 << c
-            sure += values[c]
-            k += 1
-        if k == 0:
+    for s in range(4):
+        run = _run(hand, live, s, chains)
+        if run == 0:
             continue
+        k = _count(run)
+        cashed += k
+        while run:
+            i = _lowest(run)
+            run ^= 1 << i
+            sure += values[chains[s, i]]
         for t in range(n):
             if t == leader:
                 continue
             # The cheapest min(k, m) cards of the seat's m in the suit: picked one by one.
-            left = 0
-            for i in range(chains.shape[1]):
-                c = chains[s, i]
-                if c >= 0 and (hands[t] >> c) & 1:
-                    left |= 1 << c
+            left = _pattern(hands[t], s, chains)
             for _ in range(k):
                 if left == 0:
                     break
                 cheapest = -1
-                for i in range(chains.shape[1]):
-                    c = chains[s, i]
-                    if c >= 0 and (left >> c) & 1 and (cheapest < 0 or values[c] < values[cheapest]):
-                        cheapest = c
+                scan = left
+                while scan:
+                    i = _lowest(scan)
+                    scan ^= 1 << i
+                    if cheapest < 0 or values[chains[s, i]] < values[chains[s, cheapest]]:
+                        cheapest = i
                 left ^= 1 << cheapest
-                sure += values[cheapest]
-    return rest if cashed == hand else sure
+                sure += values[chains[s, cheapest]]
+    return rest if cashed == _count(hand) else sure
+
+
+@_helper
+def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, team: Any) -> int:
+    """What the leader's side surely gains on top of ``_sure`` through a partner: after its cashes
+    the leader leads its cheapest card of a suit it cashed nothing in and a partner heads, the
+    partner takes it and cashes its own runs in the suits the leader left alone. A partner counts
+    only if it holds enough other cards to play to the leader's cashes; the opponents' cards of
+    these tricks are not counted. The best of the partners and the suits crossed in; 0 where none
+    can take over (and where the leader cashes its whole hand: hands are alike in size). Where
+    the partner holds the cashing cards, ``_sure`` alone sees nothing, and a raised lower bound
+    cuts the search off earlier."""
+    n = hands.shape[0]
+    hand = hands[leader]
+    cashed_suits = 0
+    tricks = 0
+    for s in range(4):
+        run = _run(hand, live, s, chains)
+        if run:
+            cashed_suits |= 1 << s
+            tricks += _count(run)
+    best = 0
+    for p in range(n):
+        if p == leader or team[p] != team[leader]:
+            continue
+        headed = 0  # the suits the partner heads
+        runs = 0
+        gain = 0
+        for s in range(4):
+            if (cashed_suits >> s) & 1:
+                continue
+            run = _run(hands[p], live, s, chains)
+            if run == 0:
+                continue
+            headed |= 1 << s
+            runs += _count(run)
+            while run:
+                i = _lowest(run)
+                run ^= 1 << i
+                gain += values[chains[s, i]]
+        if headed == 0 or _count(hands[p]) - runs < tricks:
+            continue
+        while headed:
+            s = _lowest(headed)
+            headed ^= 1 << s
+            # the leader's cheapest card of the suit, the weakest of those
+            cheapest = -1
+            left = _pattern(hand, s, chains)
+            while left:
+                i = _lowest(left)
+                left ^= 1 << i
+                c = chains[s, i]
+                if cheapest < 0 or values[c] < values[cheapest]:
+                    cheapest = c
+            if cheapest >= 0 and gain + values[cheapest] > best:
+                best = gain + values[cheapest]
+    return best
 
 
 # The frame of a ply of the search, a row of int64.
@@ -277,22 +512,28 @@ _FRAME = 16
 _ENTER, _NEXT, _RETURN = range(3)
 
 
-@numba.njit(cache=True)
+@_compiled()
 def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live: int, rest: int,
             alpha: int, beta: int, team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any,
             scalars: Any, frames: Any, move_buffer: Any, order_buffer: Any, keys: Any, bounds: Any, best_cards: Any,
             stamps: Any, shapes: Any) -> int:
     """Fail-soft alpha-beta on what the maximising side gains from here, as Ending.search, with
-    the plies' frames in ``frames`` instead of the call stack (numba caches no recursive function)."""
+    the plies' frames in ``frames`` instead of the call stack (numba caches no recursive function).
+    The rows of the 2-D arrays are indexed in place, never taken as views: a view costs two
+    reference-count calls."""
     n = hands.shape[0]
-    found = np.zeros(4, np.int64)
+    stamp = scalars[_STAMP]
+    forced = scalars[_FORCED]
+    nodes = scalars[_NODES]
+    max_nodes = scalars[_MAX_NODES]
     ply = root
     state = _ENTER
     v = 0
     while True:
         if state == _ENTER:
-            scalars[_NODES] += 1
-            if scalars[_NODES] > scalars[_MAX_NODES]:
+            nodes += 1
+            if nodes > max_nodes:
+                scalars[_NODES] = nodes
                 scalars[_SPENT] = 1
                 for p in range(ply - 1, root - 1, -1):
                     hands[frames[p, _F_SEAT]] = frames[p, _F_HAND]
@@ -307,30 +548,28 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 # The last trick: every card is forced.
                 winning_card = -1
                 taker = leader
-                for k in range(n):
-                    s = (leader + k) % n
-                    h = hands[s]
-                    c = 0
-                    while (h >> c) & 1 == 0:
-                        c += 1
+                s = leader
+                for _ in range(n):
+                    c = _lowest(hands[s])
                     if winning_card < 0:
                         winning_card = c
                     elif c // 13 == winning_card // 13 and strength[c] > strength[winning_card]:
                         winning_card = c
                         taker = s
+                    s = s + 1 if s + 1 < n else 0
                 v = rest if team[taker] else 0
             else:
                 state = _NEXT
                 # A first card forced at the root makes the root's value that card's, not the position's.
-                if in_trick == 0 and not (ply == root and scalars[_FORCED] >= 0):
-                    _shape(hands, live, chains, values, shapes[ply])
-                    slot = _probe(shapes[ply], leader, scalars, keys, bounds, best_cards, stamps, found)
-                    if found[0]:
-                        lo, hi = found[1], found[2]
-                    else:
-                        sure = _sure(hands, leader, live, values, chains, rest)
+                if in_trick == 0 and not (ply == root and forced >= 0):
+                    at = ply * MAX_SEATS
+                    _shape(hands, live, chains, values, shapes, at)
+                    slot, hit, lo, hi, table_best = _probe(shapes, at, n, leader, stamp, keys, bounds, best_cards,
+                                                           stamps)
+                    if not hit:
+                        sure = _sure(hands, leader, live, values, chains, rest) + _crossing(
+                            hands, leader, live, values, chains, team)
                         lo, hi = (sure, rest) if team[leader] else (0, rest - sure)
-                    table_best = found[3] if found[0] else -1
                     if lo >= beta:
                         v = lo
                         state = _RETURN
@@ -341,114 +580,158 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                         alpha = max(alpha, lo)
                         beta = min(beta, hi)
             if state == _NEXT:
-                seat = (leader + in_trick) % n
-                out = move_buffer[ply]
-                if ply == root and scalars[_FORCED] >= 0:
-                    out[0] = scalars[_FORCED]
+                seat = leader + in_trick
+                if seat >= n:
+                    seat -= n
+                if ply == root and forced >= 0:
+                    move_buffer[ply, 0] = forced
                     count = 1
                 else:
                     count = _moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength, chains,
-                                   suit_masks, out, order_buffer[ply])
+                                   suit_masks, move_buffer, order_buffer)
+                    # First the table's best card, then this ply's killer (see below), then the rest.
+                    if in_trick == 0 and scalars[_KILLERS + ply] >= 0:
+                        _to_front(move_buffer, ply, count, scalars[_KILLERS + ply])
                     if table_best >= 0:
-                        for i in range(count):
-                            if out[i] == table_best:
-                                for j in range(i, 0, -1):
-                                    out[j] = out[j - 1]
-                                out[0] = table_best
-                                break
-                frame = frames[ply]
-                frame[_F_ALPHA] = alpha
-                frame[_F_BETA] = beta
-                frame[_F_ALPHA0] = alpha
-                frame[_F_BETA0] = beta
-                frame[_F_VALUE] = -_INF if team[seat] else _INF
-                frame[_F_BEST] = -1
-                frame[_F_COUNT] = count
-                frame[_F_INDEX] = 0
-                frame[_F_LEADER] = leader
-                frame[_F_IN_TRICK] = in_trick
-                frame[_F_LIVE] = live
-                frame[_F_REST] = rest
-                frame[_F_SLOT] = slot
-                frame[_F_HAND] = hands[seat]
-                frame[_F_SEAT] = seat
+                        _to_front(move_buffer, ply, count, table_best)
+                frames[ply, _F_ALPHA] = alpha
+                frames[ply, _F_BETA] = beta
+                frames[ply, _F_ALPHA0] = alpha
+                frames[ply, _F_BETA0] = beta
+                frames[ply, _F_VALUE] = -_INF if team[seat] else _INF
+                frames[ply, _F_BEST] = -1
+                frames[ply, _F_COUNT] = count
+                frames[ply, _F_INDEX] = 0
+                frames[ply, _F_LEADER] = leader
+                frames[ply, _F_IN_TRICK] = in_trick
+                frames[ply, _F_LIVE] = live
+                frames[ply, _F_REST] = rest
+                frames[ply, _F_SLOT] = slot
+                frames[ply, _F_HAND] = hands[seat]
+                frames[ply, _F_SEAT] = seat
         elif state == _RETURN:
             # v is the value of the node at ply: back to its parent.
             if ply == root:
+                scalars[_NODES] = nodes
                 return v
             ply -= 1
-            frame = frames[ply]
-            v += frame[_F_ADJUST]
-            seat = frame[_F_SEAT]
-            hands[seat] = frame[_F_HAND]
+            v += frames[ply, _F_ADJUST]
+            seat = frames[ply, _F_SEAT]
+            hands[seat] = frames[ply, _F_HAND]
             if team[seat]:
-                if v > frame[_F_VALUE]:
-                    frame[_F_VALUE] = v
-                    frame[_F_BEST] = played[ply]
-                    frame[_F_ALPHA] = max(frame[_F_ALPHA], v)
-            elif v < frame[_F_VALUE]:
-                frame[_F_VALUE] = v
-                frame[_F_BEST] = played[ply]
-                frame[_F_BETA] = min(frame[_F_BETA], v)
+                if v > frames[ply, _F_VALUE]:
+                    frames[ply, _F_VALUE] = v
+                    frames[ply, _F_BEST] = played[ply]
+                    frames[ply, _F_ALPHA] = max(frames[ply, _F_ALPHA], v)
+            elif v < frames[ply, _F_VALUE]:
+                frames[ply, _F_VALUE] = v
+                frames[ply, _F_BEST] = played[ply]
+                frames[ply, _F_BETA] = min(frames[ply, _F_BETA], v)
             state = _NEXT
         else:
             # The next move of the node at ply, or its value once all are tried or one cuts off.
-            frame = frames[ply]
-            if frame[_F_INDEX] == frame[_F_COUNT] or frame[_F_ALPHA] >= frame[_F_BETA]:
-                v = frame[_F_VALUE]
-                if frame[_F_SLOT] >= 0:
-                    _store(shapes[ply], frame[_F_LEADER], frame[_F_REST], frame[_F_SLOT], v, frame[_F_ALPHA0],
-                           frame[_F_BETA0], frame[_F_BEST], scalars, keys, bounds, best_cards, stamps)
+            index = frames[ply, _F_INDEX]
+            if index == frames[ply, _F_COUNT] or frames[ply, _F_ALPHA] >= frames[ply, _F_BETA]:
+                v = frames[ply, _F_VALUE]
+                if frames[ply, _F_ALPHA] >= frames[ply, _F_BETA] and frames[ply, _F_IN_TRICK] == 0:
+                    # The lead that cut off becomes the killer of its ply: positions at one ply
+                    # differ mostly in the order of the tricks before, so a lead that cut off in
+                    # one of them often cuts off in its siblings too, and is tried early there.
+                    scalars[_KILLERS + ply] = played[ply]
+                if frames[ply, _F_SLOT] >= 0:
+                    _store(shapes, ply * MAX_SEATS, n, frames[ply, _F_LEADER], frames[ply, _F_REST],
+                           frames[ply, _F_SLOT], v, frames[ply, _F_ALPHA0], frames[ply, _F_BETA0],
+                           frames[ply, _F_BEST], stamp, keys, bounds, best_cards, stamps)
                 if ply == root:
-                    scalars[_BEST] = frame[_F_BEST]
+                    scalars[_BEST] = frames[ply, _F_BEST]
                 state = _RETURN
                 continue
-            c = move_buffer[ply, frame[_F_INDEX]]
-            frame[_F_INDEX] += 1
-            hands[frame[_F_SEAT]] = frame[_F_HAND] ^ (1 << c)
+            c = move_buffer[ply, index]
+            frames[ply, _F_INDEX] = index + 1
+            hands[frames[ply, _F_SEAT]] = frames[ply, _F_HAND] ^ (1 << c)
             played[ply] = c
-            alpha = frame[_F_ALPHA]
-            beta = frame[_F_BETA]
-            leader = frame[_F_LEADER]
-            live = frame[_F_LIVE]
-            rest = frame[_F_REST]
-            in_trick = frame[_F_IN_TRICK] + 1
-            frame[_F_ADJUST] = 0
+            alpha = frames[ply, _F_ALPHA]
+            beta = frames[ply, _F_BETA]
+            leader = frames[ply, _F_LEADER]
+            live = frames[ply, _F_LIVE]
+            rest = frames[ply, _F_REST]
+            in_trick = frames[ply, _F_IN_TRICK] + 1
+            frames[ply, _F_ADJUST] = 0
             if in_trick == n:
-                first = ply + 1 - n
-                led = played[first] // 13
-                winning = 0
-                gain = 0
-                mask = 0
-                for k in range(n):
-                    x = played[first + k]
-                    gain += values[x]
-                    mask |= 1 << x
-                    if k and x // 13 == led and strength[x] > strength[played[first + winning]]:
-                        winning = k
-                leader = (leader + winning) % n
+                winning, gain, mask = _trick(played, ply + 1 - n, n, values, strength)
+                leader += winning
+                if leader >= n:
+                    leader -= n
                 if hands[leader] == 0:
                     gain += scalars[_LAST_BONUS]
                 in_trick = 0
                 live ^= mask
                 rest -= gain
                 if team[leader]:
-                    frame[_F_ADJUST] = gain
+                    frames[ply, _F_ADJUST] = gain
                     alpha -= gain
                     beta -= gain
             ply += 1
             state = _ENTER
 
 
-@numba.njit(cache=True)
-def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: int, rest: int, guess: int,
+@_compiled()
+def _playout(hands: Any, played: Any, root: int, in_trick: int, leader: int, live: int, team: Any, values: Any,
+             strength: Any, chains: Any, suit_masks: Any, last_bonus: int, forced: int, frames: Any,
+             move_buffer: Any, order_buffer: Any) -> int:
+    """What the maximising side gains if every seat plays the first of its ``_moves`` to the end
+    (after the card ``forced``, where it is one): MTD(f)'s first guess, at the cost of one move
+    generation per card, near the value (the moves' order is a forecast of each trick), so that
+    fewer null-window searches follow. It plays in place, in the search's buffers, and gives the
+    hands back as it found them."""
+    n = hands.shape[0]
+    gained = 0
+    ply = root
+    while True:
+        seat = leader + in_trick
+        if seat >= n:
+            seat -= n
+        if hands[seat] == 0:
+            break
+        if ply == root and forced >= 0:
+            c = forced
+        else:
+            _moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength, chains, suit_masks,
+                   move_buffer, order_buffer)
+            c = move_buffer[ply, 0]
+        frames[ply, _F_SEAT] = seat
+        frames[ply, _F_HAND] = hands[seat]
+        hands[seat] ^= 1 << c
+        played[ply] = c
+        ply += 1
+        in_trick += 1
+        if in_trick == n:
+            winning, gain, mask = _trick(played, ply - n, n, values, strength)
+            leader += winning
+            if leader >= n:
+                leader -= n
+            if hands[leader] == 0:
+                gain += last_bonus
+            if team[leader]:
+                gained += gain
+            live ^= mask
+            in_trick = 0
+    for p in range(ply - 1, root - 1, -1):
+        hands[frames[p, _F_SEAT]] = frames[p, _F_HAND]
+    return gained
+
+
+@_compiled()
+def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: int, rest: int,
           steps: Any, team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any, scalars: Any,
           frames: Any, move_buffer: Any, order_buffer: Any, keys: Any, bounds: Any, best_cards: Any,
           stamps: Any, shapes: Any) -> tuple[int, int]:
     """The gain to the precision of ``steps``, and a first card that reaches it (-1: any), as
-    Ending.mtdf; (-1, -1) once the node budget is spent."""
+    Ending.mtdf from the first guess of ``_playout``; (-1, -1) once the node budget is spent."""
     lo = 0
     hi = rest
+    guess = _playout(hands, played, ply, in_trick, leader, live, team, values, strength, chains, suit_masks,
+                     scalars[_LAST_BONUS], scalars[_FORCED], frames, move_buffer, order_buffer)
     g = min(max(guess, lo), hi)
     found = -1
     scalars[_ROOT] = ply
@@ -487,10 +770,23 @@ _SUIT_MASKS = np.array(SUIT_MASK, np.int64)
 
 
 def chain_table(chains: Sequence[Sequence[int]]) -> Any:
-    """The cards of each suit from the weakest to the strongest, padded with -1."""
-    table = np.full((4, 13), -1, np.int64)
+    """Per suit, a row: its cards from the weakest to the strongest (padded with -1), how many,
+    and the lookups of ``_pattern``, which turn a holding's bits of the suit's seven lower ranks
+    and six upper ones into bits by place in that order. Built once for each set of chains."""
+    return _chain_table(tuple(tuple(chain) for chain in chains))
+
+
+@functools.cache
+def _chain_table(chains: tuple[tuple[int, ...], ...]) -> Any:
+    table = np.full((4, _CHAIN_COLUMNS), -1, np.int64)
     for s, chain in enumerate(chains):
         table[s, :len(chain)] = chain
+        table[s, _LENGTH] = len(chain)
+        for column, first_rank, count in ((_LOW, 0, 128), (_HIGH, 7, 64)):
+            for bits in range(count):
+                table[s, column + bits] = sum(1 << i for i, c in enumerate(chain)
+                                              if c - 13 * s >= first_rank and (bits << first_rank) >> (c - 13 * s) & 1)
+    table.flags.writeable = False  # shared by every search
     return table
 
 
@@ -518,26 +814,28 @@ class Search:
         self.chains = chains
         self.rest = rest
         self.steps = np.array(steps, np.int64)
-        self.scalars = np.zeros(8, np.int64)
+        self.scalars = np.zeros(_KILLERS + _MAX_PLY, np.int64)
+        self.scalars[_KILLERS:] = -1  # no killers yet
         self.scalars[_STAMP] = tables["stamp"]
         self.scalars[_LAST_BONUS] = last_bonus
         self.frames = np.zeros((_MAX_PLY, _FRAME), np.int64)
-        self.shapes = np.zeros((_MAX_PLY, len(hands)), np.int64)
+        self.shapes = np.zeros(_MAX_PLY * MAX_SEATS, np.int64)
         self.moves = np.zeros((_MAX_PLY, 16), np.int64)
         self.order = np.zeros((_MAX_PLY, 16), np.int64)
         self.nodes = 0
 
-    def gain(self, guess: int, max_nodes: int, first: int = -1) -> tuple[int, int] | None:
+    def gain(self, max_nodes: int, first: int = -1) -> tuple[int, int] | None:
         """The maximising side's gain to the precision of the steps, and a first card that
         reaches it (-1: any card does); with ``first``, after that card. None once the search
-        has spent ``max_nodes`` nodes in all."""
+        has spent ``max_nodes`` nodes in all. MTD(f) starts from the kernel's own playout (see
+        ``_playout``)."""
         scalars, t = self.scalars, self.tables
         scalars[_NODES] = 0
         scalars[_MAX_NODES] = max_nodes - self.nodes
         scalars[_SPENT] = 0
         scalars[_FORCED] = first
         value, best = _mtdf(self.hands, self.played, self.in_trick, self.in_trick, self.leader, self.live, self.rest,
-                            guess, self.steps, self.team, self.values, _STRENGTH, self.chains, _SUIT_MASKS, scalars,
+                            self.steps, self.team, self.values, _STRENGTH, self.chains, _SUIT_MASKS, scalars,
                             self.frames, self.moves, self.order, t["keys"], t["bounds"], t["best"], t["stamps"],
                             self.shapes)
         self.nodes += int(scalars[_NODES])
