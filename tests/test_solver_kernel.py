@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -141,15 +142,54 @@ def trick_starts(seed: int) -> list[Deal]:
     return found
 
 
+def kernel_arrays(e: solver.Ending) -> tuple[Any, Any, Any]:
+    """The hands, values and chain table of an ending as the kernel takes them."""
+    values = np.zeros(64, np.int64)
+    values[:len(e.values)] = e.values
+    chains = solver_kernel.chain_table([chain for chain, _ in e.chains])
+    return np.array(e.hands, np.int64), values, chains
+
+
 def test_the_kernel_s_sure_gain_is_the_reference_s() -> None:
     for deal in trick_starts(5):
         leader = deal.leader  # type: ignore[attr-defined]
         e = solver.ending(deal, leader, compiled=False)
-        values = np.zeros(64, np.int64)
-        values[:len(e.values)] = e.values
-        chains = solver_kernel.chain_table([chain for chain, _ in e.chains])
-        sure = solver_kernel._sure(np.array(e.hands, np.int64), leader, e.live, values, chains, e.rest)
+        hands, values, chains = kernel_arrays(e)
+        sure = solver_kernel._sure(hands, leader, e.live, values, chains, e.rest)
         assert sure == e.sure()
+
+
+def test_the_crossing_to_a_partner_adds_only_what_the_side_surely_gains() -> None:
+    raised = 0
+    for deal in trick_starts(7) + trick_starts(8):
+        leader = deal.leader  # type: ignore[attr-defined]
+        e = solver.ending(deal, leader, compiled=False)
+        hands, values, chains = kernel_arrays(e)
+        team = np.array(e.team, np.int64)
+        sure = e.sure()
+        crossing = solver_kernel._crossing(hands, leader, e.live, values, chains, team, e.rest - sure)
+        assert 0 <= crossing <= e.rest - sure
+        assert sure + crossing <= e.search(-1, e.rest + 1)  # the side's exact gain, all hands open
+        raised += crossing > 0
+    assert raised > 10  # the bound does reach past the leader's own cashes
+
+
+def test_the_last_two_tricks_counted_directly_are_worth_what_the_search_finds() -> None:
+    rng = random.Random(9)
+    solved = 0
+    for game, options in [("tressette", {}), ("calabresella", {}), ("calabresella", {"seats": 4})]:
+        for _ in range(80):
+            deal = ending(game, rng, 2, **options)
+            leader = deal.leader  # type: ignore[attr-defined]
+            e = solver.ending(deal, leader, compiled=False)
+            if deal.trick or e.hands[leader].bit_count() != 2:  # type: ignore[attr-defined]
+                continue
+            solved += 1
+            hands, values, _ = kernel_arrays(e)
+            direct = solver_kernel._two_tricks(hands, leader, e.n, np.array(e.team, np.int64), values,
+                                               solver_kernel._STRENGTH, solver_kernel._SUIT_MASKS, e.last_bonus)
+            assert direct == e.search(-1, e.rest + 1)
+    assert solved > 50
 
 
 def test_positions_the_kernel_s_table_keys_alike_are_worth_the_same() -> None:
@@ -157,11 +197,9 @@ def test_positions_the_kernel_s_table_keys_alike_are_worth_the_same() -> None:
     for deal in trick_starts(6)[::2]:
         leader = deal.leader  # type: ignore[attr-defined]
         e = solver.ending(deal, leader, compiled=False)
-        values = np.zeros(64, np.int64)
-        values[:len(e.values)] = e.values
-        chains = solver_kernel.chain_table([chain for chain, _ in e.chains])
+        hands, values, chains = kernel_arrays(e)
         shape = np.zeros(e.n, np.int64)
-        solver_kernel._shape(np.array(e.hands, np.int64), e.live, chains, values, shape)
+        solver_kernel._shape(hands, e.live, chains, values, shape)
         keyed = deal.copy()
         keyed.hands = [int(h) for h in shape]  # type: ignore[attr-defined]
         twin = solver.ending(keyed, leader, compiled=False)

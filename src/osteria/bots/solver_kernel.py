@@ -42,7 +42,7 @@ _MAX_PLY = 64
 # the last trick's bonus; then from ``_KILLERS`` on, the killer card of each ply (see ``_search``).
 _NODES, _MAX_NODES, _SPENT, _STAMP, _ROOT, _BEST, _FORCED, _LAST_BONUS = range(8)
 _KILLERS = 8
-_SLOTS = 1 << 20
+_SLOTS = 1 << 18
 # The columns of a suit's row in the chain table (see ``chain_table``).
 _LENGTH, _LOW, _HIGH = 16, 17, 17 + 128
 _CHAIN_COLUMNS = _HIGH + 64
@@ -407,6 +407,26 @@ def _run(cards: int, live: int, s: int, chains: Any) -> int:
 
 
 @_helper
+def _cheapest(cards: int, s: int, k: int, values: Any, chains: Any) -> int:
+    """The sum of the values of the cheapest ``k`` of ``cards`` in suit ``s`` (all of them if fewer)."""
+    left = _pattern(cards, s, chains)
+    total = 0
+    for _ in range(k):
+        if left == 0:
+            break
+        cheapest = -1
+        scan = left
+        while scan:
+            i = _lowest(scan)
+            scan ^= 1 << i
+            if cheapest < 0 or values[chains[s, i]] < values[chains[s, cheapest]]:
+                cheapest = i
+        left ^= 1 << cheapest
+        total += values[chains[s, cheapest]]
+    return total
+
+
+@_helper
 def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: int) -> int:
     """What the leader's side surely gains from here: the leader can cash, one after the
     other, the cards of each suit that are its strongest live ones (a card that is the
@@ -429,35 +449,24 @@ def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: in
             run ^= 1 << i
             sure += values[chains[s, i]]
         for t in range(n):
-            if t == leader:
-                continue
-            # The cheapest min(k, m) cards of the seat's m in the suit: picked one by one.
-            left = _pattern(hands[t], s, chains)
-            for _ in range(k):
-                if left == 0:
-                    break
-                cheapest = -1
-                scan = left
-                while scan:
-                    i = _lowest(scan)
-                    scan ^= 1 << i
-                    if cheapest < 0 or values[chains[s, i]] < values[chains[s, cheapest]]:
-                        cheapest = i
-                left ^= 1 << cheapest
-                sure += values[chains[s, cheapest]]
+            if t != leader:
+                sure += _cheapest(hands[t], s, k, values, chains)
     return rest if cashed == _count(hand) else sure
 
 
 @_helper
-def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, team: Any) -> int:
-    """What the leader's side surely gains on top of ``_sure`` through a partner: after its cashes
-    the leader leads its cheapest card of a suit it cashed nothing in and a partner heads, the
-    partner takes it and cashes its own runs in the suits the leader left alone. A partner counts
-    only if it holds enough other cards to play to the leader's cashes; the opponents' cards of
-    these tricks are not counted. The best of the partners and the suits crossed in; 0 where none
-    can take over (and where the leader cashes its whole hand: hands are alike in size). Where
-    the partner holds the cashing cards, ``_sure`` alone sees nothing, and a raised lower bound
-    cuts the search off earlier."""
+def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, team: Any, left: int) -> int:
+    """What the leader's side surely gains on top of ``_sure`` (which leaves ``left`` unsure)
+    through a partner: after its cashes the leader leads a card of a suit it cashed nothing in and
+    a partner heads; the partner takes it and cashes its runs in the suits the leader left alone.
+    A partner counts only if it holds enough other cards to play to the leader's cashes. Every
+    trick of this plan is the side's, so every card played to it counts: each other seat plays
+    at least min(r, m) of its m cards of a suit the partner cashes r cards in (what it throws
+    away elsewhere lands in the side's tricks too), so at least its cheapest min(r, m). Where the
+    partner's other cards are exactly those it plays to the leader's cashes, it is left with
+    winners only, and the side takes every trick: all of ``left``. The best of the partners; 0
+    where none can take over. Where the partner holds the cashing cards, ``_sure`` alone sees
+    nothing, and a raised lower bound cuts the search off earlier."""
     n = hands.shape[0]
     hand = hands[leader]
     cashed_suits = 0
@@ -471,8 +480,8 @@ def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, team
     for p in range(n):
         if p == leader or team[p] != team[leader]:
             continue
-        headed = 0  # the suits the partner heads
         runs = 0
+        entry = False  # whether the leader can lead to one of the partner's runs
         gain = 0
         for s in range(4):
             if (cashed_suits >> s) & 1:
@@ -480,29 +489,105 @@ def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, team
             run = _run(hands[p], live, s, chains)
             if run == 0:
                 continue
-            headed |= 1 << s
-            runs += _count(run)
+            r = _count(run)
+            runs += r
+            entry = entry or _pattern(hand, s, chains) != 0
             while run:
                 i = _lowest(run)
                 run ^= 1 << i
                 gain += values[chains[s, i]]
-        if headed == 0 or _count(hands[p]) - runs < tricks:
+            for o in range(n):
+                if o != p:
+                    gain += _cheapest(hands[o], s, r, values, chains)
+        others = _count(hands[p]) - runs
+        if not entry or others < tricks:
             continue
-        while headed:
-            s = _lowest(headed)
-            headed ^= 1 << s
-            # the leader's cheapest card of the suit, the weakest of those
-            cheapest = -1
-            left = _pattern(hand, s, chains)
-            while left:
-                i = _lowest(left)
-                left ^= 1 << i
-                c = chains[s, i]
-                if cheapest < 0 or values[c] < values[cheapest]:
-                    cheapest = c
-            if cheapest >= 0 and gain + values[cheapest] > best:
-                best = gain + values[cheapest]
-    return best
+        if others == tricks:
+            return left
+        best = max(best, gain)
+    return min(best, left)
+
+
+@_helper
+def _follows(hand: int, led: int, suit_masks: Any) -> int:
+    """The cards of ``hand`` that may be played to a trick of suit ``led``."""
+    follow = hand & suit_masks[led]
+    return follow if follow else hand
+
+
+@_helper
+def _last_trick(hands: Any, gone: int, leader: int, n: int, team: Any, values: Any, strength: Any,
+                last_bonus: int) -> int:
+    """What the maximising side gains from the last trick, led by ``leader``, each seat playing the
+    one card of its hand not among ``gone``."""
+    taking = _lowest(hands[leader] & ~gone)
+    taker = leader
+    points = values[taking]
+    t = leader + 1 if leader + 1 < n else 0
+    for _ in range(n - 1):
+        c = _lowest(hands[t] & ~gone)
+        points += values[c]
+        if c // 13 == taking // 13 and strength[c] > strength[taking]:
+            taking = c
+            taker = t
+        t = t + 1 if t + 1 < n else 0
+    return points + last_bonus if team[taker] else 0
+
+
+@_helper
+def _two_tricks(hands: Any, leader: int, n: int, team: Any, values: Any, strength: Any, suit_masks: Any,
+                last_bonus: int) -> int:
+    """What the maximising side gains from the last two tricks, exactly: each seat has at most two
+    cards to choose from in the first, the second is forced, so every line is played out (at most
+    sixteen) and the choices folded back seat by seat, in nested loops over three or four seats.
+    Near the leaves, where most of a search's nodes lie, this is far cheaper than searching."""
+    s1 = leader + 1 if leader + 1 < n else 0
+    s2 = s1 + 1 if s1 + 1 < n else 0
+    s3 = s2 + 1 if s2 + 1 < n else 0
+    best0 = -1
+    lead = hands[leader]
+    while lead:
+        a = _lowest(lead)
+        lead ^= 1 << a
+        led = a // 13
+        best1 = -1
+        second = _follows(hands[s1], led, suit_masks)
+        while second:
+            b = _lowest(second)
+            second ^= 1 << b
+            best2 = -1
+            third = _follows(hands[s2], led, suit_masks)
+            while third:
+                c = _lowest(third)
+                third ^= 1 << c
+                best3 = -1
+                fourth = _follows(hands[s3], led, suit_masks) if n == 4 else 1  # one pass for three seats
+                while fourth:
+                    d = _lowest(fourth)
+                    fourth ^= 1 << d
+                    taking, taker = a, leader
+                    points = values[a] + values[b] + values[c]
+                    gone = (1 << a) | (1 << b) | (1 << c)
+                    if b // 13 == led and strength[b] > strength[taking]:
+                        taking, taker = b, s1
+                    if c // 13 == led and strength[c] > strength[taking]:
+                        taking, taker = c, s2
+                    if n == 4:
+                        points += values[d]
+                        gone |= 1 << d
+                        if d // 13 == led and strength[d] > strength[taking]:
+                            taking, taker = d, s3
+                    line = (points if team[taker] else 0) + _last_trick(hands, gone, taker, n, team, values, strength,
+                                                                         last_bonus)
+                    if best3 < 0 or (line > best3 if team[s3] else line < best3):
+                        best3 = line
+                if best2 < 0 or (best3 > best2 if team[s2] else best3 < best2):
+                    best2 = best3
+            if best1 < 0 or (best2 > best1 if team[s1] else best2 < best1):
+                best1 = best2
+        if best0 < 0 or (best1 > best0 if team[leader] else best1 < best0):
+            best0 = best1
+    return best0
 
 
 # The frame of a ply of the search, a row of int64.
@@ -546,18 +631,10 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 v = 0
             elif in_trick == 0 and lead_hand & (lead_hand - 1) == 0:
                 # The last trick: every card is forced.
-                winning_card = -1
-                taker = leader
-                s = leader
-                for _ in range(n):
-                    c = _lowest(hands[s])
-                    if winning_card < 0:
-                        winning_card = c
-                    elif c // 13 == winning_card // 13 and strength[c] > strength[winning_card]:
-                        winning_card = c
-                        taker = s
-                    s = s + 1 if s + 1 < n else 0
-                v = rest if team[taker] else 0
+                v = _last_trick(hands, 0, leader, n, team, values, strength, scalars[_LAST_BONUS])
+            elif in_trick == 0 and _count(lead_hand) == 2 and ply != root:
+                # (At the root the search must also name a best card.)
+                v = _two_tricks(hands, leader, n, team, values, strength, suit_masks, scalars[_LAST_BONUS])
             else:
                 state = _NEXT
                 # A first card forced at the root makes the root's value that card's, not the position's.
@@ -567,8 +644,9 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                     slot, hit, lo, hi, table_best = _probe(shapes, at, n, leader, stamp, keys, bounds, best_cards,
                                                            stamps)
                     if not hit:
-                        sure = _sure(hands, leader, live, values, chains, rest) + _crossing(
-                            hands, leader, live, values, chains, team)
+                        sure = _sure(hands, leader, live, values, chains, rest)
+                        if sure < rest:
+                            sure += _crossing(hands, leader, live, values, chains, team, rest - sure)
                         lo, hi = (sure, rest) if team[leader] else (0, rest - sure)
                     if lo >= beta:
                         v = lo
