@@ -427,6 +427,23 @@ def _cheapest(cards: int, s: int, k: int, values: Any, chains: Any) -> int:
 
 
 @_helper
+def _cashed(hands: Any, seat: int, run: int, s: int, values: Any, chains: Any) -> int:
+    """What the tricks take in which ``seat`` cashes its ``run`` of suit ``s`` (bits by place), one
+    card after another: the run's points, and of each other seat's m cards of the suit at least
+    the cheapest min(k, m), for a run of k (it must follow with them)."""
+    k = _count(run)
+    taken = 0
+    while run:
+        i = _lowest(run)
+        run ^= 1 << i
+        taken += values[chains[s, i]]
+    for t in range(hands.shape[0]):
+        if t != seat:
+            taken += _cheapest(hands[t], s, k, values, chains)
+    return taken
+
+
+@_helper
 def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: int) -> int:
     """What the leader's side surely gains from here: the leader can cash, one after the
     other, the cards of each suit that are its strongest live ones (a card that is the
@@ -434,7 +451,6 @@ def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: in
     others must play to it: of a suit in which it cashes k cards, a seat holding m cards of
     that suit plays at least min(k, m) of them, so at least the cheapest min(k, m). If the
     cashed cards are the leader's whole hand, it takes every trick, and all that is left."""
-    n = hands.shape[0]
     hand = hands[leader]
     cashed = 0
     sure = 0
@@ -442,15 +458,8 @@ def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: in
         run = _run(hand, live, s, chains)
         if run == 0:
             continue
-        k = _count(run)
-        cashed += k
-        while run:
-            i = _lowest(run)
-            run ^= 1 << i
-            sure += values[chains[s, i]]
-        for t in range(n):
-            if t != leader:
-                sure += _cheapest(hands[t], s, k, values, chains)
+        cashed += _count(run)
+        sure += _cashed(hands, leader, run, s, values, chains)
     return rest if cashed == _count(hand) else sure
 
 
@@ -489,16 +498,9 @@ def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, team
             run = _run(hands[p], live, s, chains)
             if run == 0:
                 continue
-            r = _count(run)
-            runs += r
+            runs += _count(run)
             entry = entry or _pattern(hand, s, chains) != 0
-            while run:
-                i = _lowest(run)
-                run ^= 1 << i
-                gain += values[chains[s, i]]
-            for o in range(n):
-                if o != p:
-                    gain += _cheapest(hands[o], s, r, values, chains)
+            gain += _cashed(hands, p, run, s, values, chains)
         others = _count(hands[p]) - runs
         if not entry or others < tricks:
             continue
