@@ -25,6 +25,7 @@ import numba
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba import types
+from numba.core.cpu import CPUTargetOptions
 from numba.extending import intrinsic
 
 from osteria.bots.solver import step_to_test
@@ -51,12 +52,15 @@ _CHAIN_COLUMNS = _HIGH + 64
 # Every function of the kernel is compiled without numba's reference counting (it allocates
 # nothing; the arrays are the caller's): else each array a function passes on or indexes costs
 # atomic count updates, a good part of the time of a node. The search's helpers are inlined
-# into it, which also spares the calls that pass each array as seven words.
+# into it, which also spares the calls that pass each array as seven words. The option that
+# turns the counting off (``_nrt``) is not in numba's public documentation: where a numba
+# release no longer has it, the kernel compiles with the counting, slower but the same.
 _F = TypeVar("_F", bound=Callable[..., Any])
+_NO_REFERENCE_COUNTING: dict[str, Any] = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
 
 
 def _compiled(inline: str = "never") -> Callable[[_F], _F]:
-    options: dict[str, Any] = {"cache": True, "inline": inline, "_nrt": False}  # _nrt: not in numba's stubs
+    options: dict[str, Any] = {"cache": True, "inline": inline, **_NO_REFERENCE_COUNTING}
     return cast(Callable[[_F], _F], numba.njit(**options))
 
 
