@@ -173,6 +173,24 @@ def _forecast(points: int, taker: int, seat: int, team: Any) -> int:
 
 
 @_helper
+def _trick(played: Any, first: int, n: int, values: Any, strength: Any) -> tuple[int, int, int]:
+    """Of the trick of ``n`` cards from ``played[first]`` (all of it, or the cards down so far):
+    the place of the card that takes it (0: the lead's), what its cards are worth, and the cards
+    as a mask."""
+    led = played[first] // 13
+    winning = 0
+    gain = 0
+    mask = 0
+    for k in range(n):
+        x = played[first + k]
+        gain += values[x]
+        mask |= 1 << x
+        if k and x // 13 == led and strength[x] > strength[played[first + winning]]:
+            winning = k
+    return winning, gain, mask
+
+
+@_helper
 def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: int, live: int,
            team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any, moves: Any, later: Any) -> int:
     """The moves of the seat, one of each run of equivalent cards, in the order to try them, written
@@ -230,11 +248,7 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
                 later[ply, i] = 64 * (64 - forecast) + (9 - strength[c] if base < 0 else base + strength[c])
     if in_trick:
         first = ply - in_trick
-        winning = 0
-        for k in range(1, in_trick):
-            c = played[first + k]
-            if c // 13 == led and strength[c] > strength[played[first + winning]]:
-                winning = k
+        winning, down, _ = _trick(played, first, in_trick, values, strength)  # the trick so far
         top_strength = strength[played[first + winning]]
         holder = leader + winning
         if holder >= n:
@@ -243,9 +257,6 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
             # Following with seats still to play: by the forecast trick from this card on, the best
             # for the seat's side first; on a tie, the weaker card first. The rest of the trick
             # after a card that does not take is the same for all such cards: played out once.
-            down = 0
-            for k in range(in_trick):
-                down += values[played[first + k]]
             under_points, under_taker = -1, -1
             for i in range(count):
                 c = moves[ply, i]
@@ -296,29 +307,21 @@ def _to_front(moves: Any, ply: int, count: int, card: int) -> None:
 
 
 @_helper
-def _trick(played: Any, first: int, n: int, values: Any, strength: Any) -> tuple[int, int, int]:
-    """Of the trick of ``n`` cards from ``played[first]``: the place of the card that takes it
-    (0: the lead's), what its cards are worth, and the cards as a mask."""
-    led = played[first] // 13
-    winning = 0
-    gain = 0
-    mask = 0
-    for k in range(n):
-        x = played[first + k]
-        gain += values[x]
-        mask |= 1 << x
-        if k and x // 13 == led and strength[x] > strength[played[first + winning]]:
-            winning = k
-    return winning, gain, mask
-
-
-@_helper
 def _slot(shapes: Any, at: int, n: int, leader: int) -> int:
     h = leader + 0x1E3779B97F4A7C15
     for s in range(n):
         h = (h ^ shapes[at + s]) * 0x100000001B3
         h ^= h >> 29
     return h
+
+
+@_helper
+def _holds(keys: Any, slot: int, shapes: Any, at: int, n: int, leader: int) -> bool:
+    """Whether table slot ``slot`` is keyed by ``shapes[at:at + n]`` and ``leader``."""
+    same: bool = keys[slot, MAX_SEATS] == leader
+    for s in range(n):
+        same = same and keys[slot, s] == shapes[at + s]
+    return same
 
 
 @_helper
@@ -335,11 +338,7 @@ def _probe(shapes: Any, at: int, n: int, leader: int, stamp: int, keys: Any, bou
             if free < 0:
                 free = j
             continue
-        same = keys[j, MAX_SEATS] == leader
-        for s in range(n):
-            if keys[j, s] != shapes[at + s]:
-                same = False
-        if same:
+        if _holds(keys, j, shapes, at, n, leader):
             return j, True, bounds[j, 0], bounds[j, 1], best_cards[j]
     return (home if free < 0 else free), False, 0, 0, -1
 
@@ -348,11 +347,7 @@ def _probe(shapes: Any, at: int, n: int, leader: int, stamp: int, keys: Any, bou
 def _store(shapes: Any, at: int, n: int, leader: int, rest: int, slot: int, value: int, alpha0: int, beta0: int,
            best: int, stamp: int, keys: Any, bounds: Any, best_cards: Any, stamps: Any) -> None:
     """Tighten the bounds of a position in its slot (taking the slot over if another holds it)."""
-    same = stamps[slot] == stamp and keys[slot, MAX_SEATS] == leader
-    for s in range(n):
-        if keys[slot, s] != shapes[at + s]:
-            same = False
-    if not same:
+    if not (stamps[slot] == stamp and _holds(keys, slot, shapes, at, n, leader)):
         stamps[slot] = stamp
         for s in range(n):
             keys[slot, s] = shapes[at + s]
