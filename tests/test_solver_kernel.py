@@ -11,6 +11,7 @@ import pytest
 
 import osteria
 from osteria.bots import solver
+from osteria.cards import parse_card
 from osteria.engine import Deal
 from osteria.rules.tressette import TRICKS, TressetteDeal
 from test_solver import ending
@@ -172,6 +173,25 @@ def test_the_crossing_to_a_partner_adds_only_what_the_side_surely_gains() -> Non
         assert sure + crossing <= e.search(-1, e.rest + 1)  # the side's exact gain, all hands open
         raised += crossing > 0
     assert raised > 10  # the bound does reach past the leader's own cashes
+
+
+def test_a_partner_left_with_winners_only_takes_every_trick_for_the_side() -> None:
+    # The leader cashes the 3 of denari, its partner follows with the 5 and then holds only the 3
+    # of coppe, the strongest of its suit: the leader crosses with the 4 of coppe and the side takes
+    # both tricks, which counting the cards of the partner's run alone would not show.
+    deal = played_to(0, 2)
+    leader = deal.leader
+    hands = [0] * 4
+    for offset, cards in enumerate([["3d", "4c"], ["2d", "2c"], ["5d", "3c"], ["Ad", "Ac"]]):
+        hands[(leader + offset) % 4] = sum(1 << parse_card(c) for c in cards)
+    deal.hands = hands
+    e = solver.ending(deal, leader, compiled=False)
+    arrays, values, chains = kernel_arrays(e)
+    sure = e.sure()
+    crossing = solver_kernel._crossing(arrays, leader, e.live, values, chains, np.array(e.team, np.int64),
+                                       e.rest - sure)
+    assert sure < e.rest
+    assert sure + crossing == e.rest == e.search(-1, e.rest + 1)
 
 
 def test_the_last_two_tricks_counted_directly_are_worth_what_the_search_finds() -> None:
