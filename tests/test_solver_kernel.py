@@ -212,19 +212,70 @@ def test_the_last_two_tricks_counted_directly_are_worth_what_the_search_finds() 
     assert solved > 50
 
 
-def test_positions_the_kernel_s_table_keys_alike_are_worth_the_same() -> None:
-    moved = 0
+def twin(deal: Deal, rng: random.Random | None) -> Deal:
+    """The position with the live cards of each suit swapped, in order of strength, for as many
+    other cards of the suit: drawn at random (the cards' values may differ), or without ``rng``
+    the weakest that keep the values in the same order. Every seat holds the same places."""
+    e = solver.ending(deal, deal.leader, compiled=False)  # type: ignore[attr-defined]
+    hands = [0] * e.n
+    for chain, _ in e.chains:
+        live = [c for c in chain if e.live >> c & 1]
+        if rng is None:
+            drawn, place = [], 0
+            for card in live:
+                while e.values[chain[place]] != e.values[card]:
+                    place += 1
+                drawn.append(place)
+                place += 1
+        else:
+            drawn = sorted(rng.sample(range(len(chain)), len(live)))
+        for card, place in zip(live, drawn, strict=True):
+            holder = next(s for s in range(e.n) if e.hands[s] >> card & 1)
+            hands[holder] |= 1 << chain[place]
+    other = deal.copy()
+    other.hands = hands  # type: ignore[attr-defined]
+    return other
+
+
+def key_of(e: solver.Ending) -> Any:
+    hands, values, chains = kernel_arrays(e)
+    key = np.zeros(solver_kernel._KEY, np.int64)
+    solver_kernel._key(hands, e.live, e.leader, values, chains, key, 0)
+    return key
+
+
+def test_positions_alike_are_worth_the_same_up_to_the_slack_of_their_values() -> None:
+    rng = random.Random(3)
+    same = apart = 0
     for deal in trick_starts(6)[::2]:
         leader = deal.leader  # type: ignore[attr-defined]
         e = solver.ending(deal, leader, compiled=False)
-        hands, values, chains = kernel_arrays(e)
-        shape = np.zeros(e.n, np.int64)
-        solver_kernel._shape(hands, e.live, chains, values, shape)
-        keyed = deal.copy()
-        keyed.hands = [int(h) for h in shape]  # type: ignore[attr-defined]
-        twin = solver.ending(keyed, leader, compiled=False)
-        assert [h.bit_count() for h in twin.hands] == [h.bit_count() for h in e.hands]
-        assert twin.rest == e.rest
-        assert twin.search(-1, twin.rest + 1) == e.search(-1, e.rest + 1)
-        moved += twin.hands != e.hands
-    assert moved > 20  # the key merges positions
+        value = e.search(-1, e.rest + 1)
+        for draw in (rng, rng, None):
+            other = solver.ending(twin(deal, draw), leader, compiled=False)
+            stored, key = key_of(e).reshape(1, -1), key_of(other)
+            assert solver_kernel._alike(stored, 0, key, 0, solver_kernel._WORTH)  # the same holders
+            down, up = solver_kernel._slack(stored, 0, key, 0)
+            assert value - down <= other.search(-1, other.rest + 1) <= value + up
+            if solver_kernel._alike(stored, 0, key, 0, solver_kernel._KEY):
+                assert (down, up) == (0, 0)
+                same += other.hands != e.hands
+            else:
+                assert down + up > 0
+                apart += 1
+    assert same > 10 and apart > 50  # both kinds of twin were tried
+
+
+def test_a_card_s_place_is_the_same_card_in_a_position_alike() -> None:
+    rng = random.Random(4)
+    for deal in trick_starts(6)[1::4]:
+        e = solver.ending(deal, deal.leader, compiled=False)  # type: ignore[attr-defined]
+        other = solver.ending(twin(deal, rng), deal.leader, compiled=False)  # type: ignore[attr-defined]
+        _, _, chains = kernel_arrays(e)
+        for chain, _ in e.chains:
+            live = [c for c in chain if e.live >> c & 1]
+            twins = [c for c in chain if other.live >> c & 1]
+            for card, alike in zip(live, twins, strict=True):
+                place = solver_kernel._place(card, e.live, chains)
+                assert solver_kernel._card(place, other.live, chains) == alike
+    assert solver_kernel._place(-1, 0, chains) == solver_kernel._card(-1, 0, chains) == -1

@@ -7,9 +7,12 @@ pure-Python search stays the reference, and the tests hold the two to agreement.
 in how it runs: positions as int64 bitmasks in flat arrays, the moves of each ply in a
 preallocated buffer, and the transposition table as open addressing in numpy arrays, where
 each solve stamps its entries so that no table is cleared between solves. It also searches
-fewer nodes for the same values: its moves are ordered by a greedy forecast of their trick and
-a killer lead per ply, its lower bound at a trick's start counts a crossing to a partner's
-winners, and MTD(f) starts from the value of a greedy playout.
+fewer nodes for the same values: its table keys a trick's start by who holds each live card in
+order of strength, so that an entry also bounds the positions alike but for their cards' values
+(widened by how much the values differ: payoff similarity, as Furtak and Buro put it for Skat);
+its moves are ordered by a greedy forecast of their trick and a killer lead per ply; its lower
+bound at a trick's start counts a crossing to a partner's winners; and MTD(f) starts from the
+value of a greedy playout.
 
 numba is the optional ``fast`` extra, and so is numpy with it: this module needs both, and
 the solver imports it only where it can (without them, it stays pure Python).
@@ -44,6 +47,11 @@ _MAX_PLY = 64
 _NODES, _MAX_NODES, _SPENT, _STAMP, _ROOT, _BEST, _FORCED, _LAST_BONUS = range(8)
 _KILLERS = 8
 _SLOTS = 1 << 18
+# A table key (see ``_key``): two words of holders, the leader, two words of values; a suit's
+# field in a word of holders is two bits a card and its length, in a word of values two bits a card.
+_KEY, _WORTH = 5, 3
+_HOLDER_BITS, _HOLDER_FIELD = 26, 30
+_VALUE_BITS, _VALUE_FIELD, _VALUE_MASK = 2, 26, 3
 # The columns of a suit's row in the chain table (see ``chain_table``).
 _LENGTH, _LOW, _HIGH = 16, 17, 17 + 128
 _CHAIN_COLUMNS = _HIGH + 64
@@ -307,51 +315,146 @@ def _to_front(moves: Any, ply: int, count: int, card: int) -> None:
 
 
 @_helper
-def _slot(shapes: Any, at: int, n: int, leader: int) -> int:
-    h = leader + 0x1E3779B97F4A7C15
-    for s in range(n):
-        h = (h ^ shapes[at + s]) * 0x100000001B3
+def _key(hands: Any, live: int, leader: int, values: Any, chains: Any, key: Any, at: int) -> None:
+    """The table key of a trick's start, into ``key[at:at + _KEY]``: suit by suit, which seat
+    holds each live card in order of strength (two bits a card, and how many; two suits a word),
+    the leader, and the values of those cards in the same order (two suits a word). Positions
+    with the same holders in the same order play alike, trick for trick, whatever their cards'
+    ranks: their keys differ at most in the values, and by those only (see ``_slack``)."""
+    for w in range(2):
+        holders = 0
+        worth = 0
+        for half in range(2):
+            s = 2 * w + half
+            alive = _pattern(live, s, chains)
+            k = 0
+            code = 0
+            value_code = 0
+            while alive:
+                i = _lowest(alive)
+                alive ^= 1 << i
+                c = chains[s, i]
+                holder = 0
+                while not (hands[holder] >> c) & 1:
+                    holder += 1
+                code |= holder << (2 * k)
+                value_code |= values[c] << (_VALUE_BITS * k)
+                k += 1
+            holders |= (code | k << _HOLDER_BITS) << (_HOLDER_FIELD * half)
+            worth |= value_code << (_VALUE_FIELD * half)
+        key[at + w] = holders
+        key[at + _WORTH + w] = worth
+    key[at + 2] = leader
+
+
+@_helper
+def _slot(key: Any, at: int) -> int:
+    """The home slot's hash: of the holders and the leader only, so that positions alike but for
+    their cards' values probe the same slots."""
+    h = 0x1E3779B97F4A7C15
+    for w in range(_WORTH):
+        h = (h ^ key[at + w]) * 0x100000001B3
         h ^= h >> 29
     return h
 
 
 @_helper
-def _holds(keys: Any, slot: int, shapes: Any, at: int, n: int, leader: int) -> bool:
-    """Whether table slot ``slot`` is keyed by ``shapes[at:at + n]`` and ``leader``."""
-    same: bool = keys[slot, MAX_SEATS] == leader
-    for s in range(n):
-        same = same and keys[slot, s] == shapes[at + s]
+def _alike(keys: Any, slot: int, key: Any, at: int, words: int) -> bool:
+    """Whether table slot ``slot``'s key has the first ``words`` words of ``key[at:]``."""
+    same: bool = True
+    for w in range(words):
+        same = same and keys[slot, w] == key[at + w]
     return same
 
 
 @_helper
-def _probe(shapes: Any, at: int, n: int, leader: int, stamp: int, keys: Any, bounds: Any, best_cards: Any,
-           stamps: Any) -> tuple[int, bool, int, int, int]:
-    """The table slot of the position keyed by ``shapes[at:at + n]`` and ``leader``, whether the
-    table holds it, and then its bounds and best card; else a free or a stale slot to take."""
+def _slack(keys: Any, slot: int, key: Any, at: int) -> tuple[int, int]:
+    """Of the position keyed in table slot ``slot`` and the one keyed by ``key[at:]``, alike but
+    for their cards' values: how much the values of its cards drop, summed over the cards, and
+    how much they rise. Every line of play of the one is a line of the other, with the same
+    tricks to the same seats; the points of a line move by at most the values' drops down and
+    their rises up, and so do the best lines' gains, the positions' values."""
+    down = 0
+    up = 0
+    for w in range(_WORTH, _KEY):
+        stored = keys[slot, w]
+        mine = key[at + w]
+        differ = stored ^ mine
+        while differ:
+            i = _lowest(differ)
+            i -= i % _VALUE_BITS
+            differ &= ~(_VALUE_MASK << i)
+            was = (stored >> i) & _VALUE_MASK
+            now = (mine >> i) & _VALUE_MASK
+            if was > now:
+                down += was - now
+            else:
+                up += now - was
+    return down, up
+
+
+@_helper
+def _place(card: int, live: int, chains: Any) -> int:
+    """``card`` as its suit and how many live cards of the suit are weaker (-1 stays -1): the
+    same card in every position alike."""
+    if card < 0:
+        return -1
+    s = card // 13
+    i = _highest(_pattern(1 << card, s, chains))
+    return 16 * s + _count(_pattern(live, s, chains) & ((1 << i) - 1))
+
+
+@_helper
+def _card(place: int, live: int, chains: Any) -> int:
+    """The live card at ``place`` (see ``_place``), or -1."""
+    if place < 0:
+        return -1
+    s = place // 16
+    alive = _pattern(live, s, chains)
+    for _ in range(place % 16):
+        alive &= alive - 1
+    card: int = chains[s, _lowest(alive)]
+    return card
+
+
+@_helper
+def _probe(key: Any, at: int, rest: int, live: int, chains: Any, stamp: int, keys: Any, bounds: Any,
+           best_cards: Any, stamps: Any) -> tuple[int, bool, int, int, int]:
+    """The table slot of the position keyed by ``key[at:at + _KEY]``, whether the table holds it,
+    and then its bounds and best card. Else a free or a stale slot to take, and the bounds and a
+    best card that the entries of positions alike but for their cards' values give it: their
+    bounds widened by the slack of the values (``_slack``), their best card in the same place."""
     size: int = keys.shape[0]
-    home = _slot(shapes, at, n, leader) & (size - 1)
+    home = _slot(key, at) & (size - 1)
     free = -1
+    lo = 0
+    hi = rest
+    best = -1
     for p in range(_PROBES):
         j = (home + p) & (size - 1)
         if stamps[j] != stamp:
             if free < 0:
                 free = j
             continue
-        if _holds(keys, j, shapes, at, n, leader):
-            return j, True, bounds[j, 0], bounds[j, 1], best_cards[j]
-    return (home if free < 0 else free), False, 0, 0, -1
+        if _alike(keys, j, key, at, _WORTH):
+            if _alike(keys, j, key, at, _KEY):
+                return j, True, bounds[j, 0], bounds[j, 1], _card(best_cards[j], live, chains)
+            down, up = _slack(keys, j, key, at)
+            lo = max(lo, bounds[j, 0] - down)
+            hi = min(hi, bounds[j, 1] + up)
+            if best < 0:
+                best = best_cards[j]
+    return (home if free < 0 else free), False, lo, hi, _card(best, live, chains)
 
 
 @_helper
-def _store(shapes: Any, at: int, n: int, leader: int, rest: int, slot: int, value: int, alpha0: int, beta0: int,
+def _store(key: Any, at: int, rest: int, live: int, chains: Any, slot: int, value: int, alpha0: int, beta0: int,
            best: int, stamp: int, keys: Any, bounds: Any, best_cards: Any, stamps: Any) -> None:
     """Tighten the bounds of a position in its slot (taking the slot over if another holds it)."""
-    if not (stamps[slot] == stamp and _holds(keys, slot, shapes, at, n, leader)):
+    if not (stamps[slot] == stamp and _alike(keys, slot, key, at, _KEY)):
         stamps[slot] = stamp
-        for s in range(n):
-            keys[slot, s] = shapes[at + s]
-        keys[slot, MAX_SEATS] = leader
+        for w in range(_KEY):
+            keys[slot, w] = key[at + w]
         bounds[slot, 0] = 0
         bounds[slot, 1] = rest
     if value <= alpha0:
@@ -361,39 +464,7 @@ def _store(shapes: Any, at: int, n: int, leader: int, rest: int, slot: int, valu
     else:
         bounds[slot, 0] = value
         bounds[slot, 1] = value
-    best_cards[slot] = best
-
-
-@_helper
-def _shape(hands: Any, live: int, chains: Any, values: Any, shape: Any, at: int = 0) -> None:
-    """The hands with the live cards of each suit moved, in order, to the weakest cards of the
-    suit that carry the same values in the same order (each to the first card of its value
-    past the previous one's place), into ``shape[at:at + n]``: positions whose live cards have
-    the same holders and values in the same order of strength play alike and share a table entry."""
-    n = hands.shape[0]
-    for s in range(n):
-        shape[at + s] = hands[s]
-    for s in range(4):
-        alive = _pattern(live, s, chains)
-        dead = ((1 << chains[s, _LENGTH]) - 1) & ~alive
-        if dead == 0:
-            continue
-        # The live cards below the weakest dead one keep their places: start past it.
-        place = _lowest(dead)
-        left = alive & ~((2 << place) - 1)
-        while left:
-            i = _lowest(left)
-            left ^= 1 << i
-            c = chains[s, i]
-            while values[chains[s, place]] != values[c]:
-                place += 1
-            target = chains[s, place]
-            place += 1
-            if target != c:
-                holder = 0
-                while not (hands[holder] >> c) & 1:
-                    holder += 1
-                shape[at + holder] ^= (1 << c) | (1 << target)
+    best_cards[slot] = _place(best, live, chains)
 
 
 @_helper
@@ -602,7 +673,7 @@ _ENTER, _NEXT, _RETURN = range(3)
 def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live: int, rest: int,
             alpha: int, beta: int, team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any,
             scalars: Any, frames: Any, move_buffer: Any, order_buffer: Any, keys: Any, bounds: Any, best_cards: Any,
-            stamps: Any, shapes: Any) -> int:
+            stamps: Any, position_keys: Any) -> int:
     """Fail-soft alpha-beta on what the maximising side gains from here, as Ending.search, with
     the plies' frames in ``frames`` instead of the call stack (numba caches no recursive function).
     The rows of the 2-D arrays are indexed in place, never taken as views: a view costs two
@@ -640,15 +711,18 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 state = _NEXT
                 # A first card forced at the root makes the root's value that card's, not the position's.
                 if in_trick == 0 and not (ply == root and forced >= 0):
-                    at = ply * MAX_SEATS
-                    _shape(hands, live, chains, values, shapes, at)
-                    slot, hit, lo, hi, table_best = _probe(shapes, at, n, leader, stamp, keys, bounds, best_cards,
-                                                           stamps)
+                    at = ply * _KEY
+                    _key(hands, live, leader, values, chains, position_keys, at)
+                    slot, hit, lo, hi, table_best = _probe(position_keys, at, rest, live, chains, stamp, keys, bounds,
+                                                           best_cards, stamps)
                     if not hit:
                         sure = _sure(hands, leader, live, values, chains, rest)
                         if sure < rest:
                             sure += _crossing(hands, leader, live, values, chains, team, rest - sure)
-                        lo, hi = (sure, rest) if team[leader] else (0, rest - sure)
+                        if team[leader]:
+                            lo = max(lo, sure)
+                        else:
+                            hi = min(hi, rest - sure)
                     if lo >= beta:
                         v = lo
                         state = _RETURN
@@ -718,7 +792,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                     # one of them often cuts off in its siblings too, and is tried early there.
                     scalars[_KILLERS + ply] = played[ply]
                 if frames[ply, _F_SLOT] >= 0:
-                    _store(shapes, ply * MAX_SEATS, n, frames[ply, _F_LEADER], frames[ply, _F_REST],
+                    _store(position_keys, ply * _KEY, frames[ply, _F_REST], frames[ply, _F_LIVE], chains,
                            frames[ply, _F_SLOT], v, frames[ply, _F_ALPHA0], frames[ply, _F_BETA0],
                            frames[ply, _F_BEST], stamp, keys, bounds, best_cards, stamps)
                 if ply == root:
@@ -804,7 +878,7 @@ def _playout(hands: Any, played: Any, root: int, in_trick: int, leader: int, liv
 def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: int, rest: int,
           steps: Any, team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any, scalars: Any,
           frames: Any, move_buffer: Any, order_buffer: Any, keys: Any, bounds: Any, best_cards: Any,
-          stamps: Any, shapes: Any) -> tuple[int, int]:
+          stamps: Any, position_keys: Any) -> tuple[int, int]:
     """The gain to the precision of ``steps``, and a first card that reaches it (-1: any), as
     Ending.mtdf from the first guess of ``_playout``; (-1, -1) once the node budget is spent."""
     lo = 0
@@ -820,7 +894,7 @@ def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: i
         scalars[_BEST] = -1
         g = _search(hands, played, ply, in_trick, leader, live, rest, beta - 1, beta, team, values, strength,
                     chains, suit_masks, scalars, frames, move_buffer, order_buffer, keys, bounds, best_cards, stamps,
-                    shapes)
+                    position_keys)
         if scalars[_SPENT]:
             return -1, -1
         if g < beta:
@@ -839,7 +913,7 @@ _tables: dict[str, Any] = {}
 
 def _table() -> dict[str, Any]:
     if not _tables:
-        _tables.update(keys=np.zeros((_SLOTS, MAX_SEATS + 1), np.int64), bounds=np.zeros((_SLOTS, 2), np.int16),
+        _tables.update(keys=np.zeros((_SLOTS, _KEY), np.int64), bounds=np.zeros((_SLOTS, 2), np.int16),
                        best=np.zeros(_SLOTS, np.int8), stamps=np.zeros(_SLOTS, np.int32), stamp=0)
     return _tables
 
@@ -888,6 +962,8 @@ class Search:
         self.leader = leader
         self.live = int(sum(hands)) | sum(1 << c for c in trick)
         self.team = np.array(team, np.int64)
+        if max(values) > _VALUE_MASK or min(values) < 0:
+            raise ValueError(f"the kernel's table keys card values from 0 to {_VALUE_MASK}")
         self.values = np.zeros(64, np.int64)
         self.values[:len(values)] = values
         self.chains = chains
@@ -898,7 +974,7 @@ class Search:
         self.scalars[_STAMP] = tables["stamp"]
         self.scalars[_LAST_BONUS] = last_bonus
         self.frames = np.zeros((_MAX_PLY, _FRAME), np.int64)
-        self.shapes = np.zeros(_MAX_PLY * MAX_SEATS, np.int64)
+        self.position_keys = np.zeros(_MAX_PLY * _KEY, np.int64)
         self.moves = np.zeros((_MAX_PLY, 16), np.int64)
         self.order = np.zeros((_MAX_PLY, 16), np.int64)
         self.nodes = 0
@@ -916,7 +992,7 @@ class Search:
         value, best = _mtdf(self.hands, self.played, self.in_trick, self.in_trick, self.leader, self.live, self.rest,
                             self.steps, self.team, self.values, _STRENGTH, self.chains, _SUIT_MASKS, scalars,
                             self.frames, self.moves, self.order, t["keys"], t["bounds"], t["best"], t["stamps"],
-                            self.shapes)
+                            self.position_keys)
         self.nodes += int(scalars[_NODES])
         if scalars[_SPENT]:
             return None
