@@ -119,6 +119,15 @@ def _pattern(cards: int, s: int, chains: Any) -> int:
 
 
 @_helper
+def _holder(hands: Any, card: int) -> int:
+    """The seat whose hand holds ``card`` (a live card)."""
+    seat = 0
+    while not (hands[seat] >> card) & 1:
+        seat += 1
+    return seat
+
+
+@_helper
 def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, done: int, team: Any, values: Any,
                  strength: Any, chains: Any, suit_masks: Any) -> tuple[int, int]:
     """The rest of a trick whose first ``done`` cards are down (of suit ``led``, card ``taking`` of
@@ -244,10 +253,7 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
             # the seat holds the suit's strongest card, from the strongest down; where its partner
             # does, from the weakest up (the partner takes); then the others, from the weakest up.
             # The order is by ``later``, sorted stably below (the tie-break is under 64).
-            top = chains[s, _highest(alive)]
-            holder = 0
-            while not (hands[holder] >> top) & 1:
-                holder += 1
+            holder = _holder(hands, chains[s, _highest(alive)])
             base = -1 if holder == seat else (16 if team[holder] == team[seat] else 41)
             for i in range(first, count):
                 c = moves[ply, i]
@@ -334,10 +340,7 @@ def _key(hands: Any, live: int, leader: int, values: Any, chains: Any, key: Any,
                 i = _lowest(alive)
                 alive ^= 1 << i
                 c = chains[s, i]
-                holder = 0
-                while not (hands[holder] >> c) & 1:
-                    holder += 1
-                code |= holder << (2 * k)
+                code |= _holder(hands, c) << (2 * k)
                 value_code |= values[c] << (_VALUE_BITS * k)
                 k += 1
             holders |= (code | k << _HOLDER_BITS) << (_HOLDER_FIELD * half)
