@@ -279,3 +279,13 @@ def test_a_card_s_place_is_the_same_card_in_a_position_alike() -> None:
                 place = solver_kernel._place(card, e.live, chains)
                 assert solver_kernel._card(place, other.live, chains) == alike
     assert solver_kernel._place(-1, 0, chains) == solver_kernel._card(-1, 0, chains) == -1
+
+
+def test_the_kernel_refuses_card_values_its_table_cannot_key() -> None:
+    e = solver.ending(played_to(1, 4), 0, compiled=False)
+    values = list(e.values)
+    values[next(c for c in range(len(values)) if e.live >> c & 1)] = solver_kernel._VALUE_MASK + 1
+    chains = solver_kernel.chain_table([chain for chain, _ in e.chains])
+    with pytest.raises(ValueError, match="card values from 0 to 3"):
+        solver_kernel.Search(e.hands, e.trick, e.leader, e.team, values, chains, e.last_bonus, e.rest, e.steps())
+    solver_kernel.Search(e.hands, e.trick, e.leader, e.team, e.values, chains, e.last_bonus, e.rest, e.steps())
