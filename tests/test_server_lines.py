@@ -18,7 +18,7 @@ import osteria
 from osteria.cards import CARD_STRINGS, RANK_NAMES, SUIT_NAMES, card_symbol, parse_card, suit_of
 from osteria.rules import GAMES, quattrigghiu
 from osteria.rules.tressette_family import STRENGTH
-from osteria.tui.views import game_terms, view_for
+from osteria.views import game_terms, view_for
 from server_helpers import create, play_seat, receive, served, ws_url
 
 from helpers import words_in

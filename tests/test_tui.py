@@ -26,7 +26,7 @@ from osteria.rules.tressette import GLOSSARY, SIGNAL_NAMES
 from osteria.tui import PlainTable, play
 from osteria.tui.plain import normalise
 from osteria.tui.review import ReviewWords
-from osteria.tui.views import (
+from osteria.views import (
     VIEWS,
     CalabresellaView,
     QuattrigghiuView,

@@ -27,8 +27,8 @@ from osteria.rules import quattrigghiu
 from osteria.tui.app import CARD_TEXT, ActionList, CardFace, DealScreen, HintScreen, TableApp, TextScreen
 from osteria.tui.plain import table_match
 from osteria.tui.viewer import RecordViewer, frames_of
-from osteria.tui.views import card_of
 from osteria.tui.words import APP_MESSAGES
+from osteria.views import card_of
 
 from helpers import fill_hands, words_in
 

@@ -31,7 +31,7 @@ from osteria.rules import GAMES
 from osteria.server import fair
 from osteria.server.store import Store
 from osteria.server.tables import Client, Message, Settings, Table, TableError, Tables, encode
-from osteria.tui.views import game_terms
+from osteria.views import game_terms
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE_BYTES = 4096

@@ -28,7 +28,7 @@ from osteria.records import replay
 from osteria.rules import GAMES
 from osteria.server import fair
 from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow
-from osteria.tui.views import TableView, card_of, view_for
+from osteria.views import TableView, card_of, view_for
 
 Message = dict[str, Any]
 log = logging.getLogger("osteria.server")

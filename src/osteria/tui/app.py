@@ -2,7 +2,7 @@
 
 Like the plain table, the app knows no game: it drives a :class:`~osteria.engine.Match` through
 the decider of each action and the observation of the person's seat, and draws what the game's
-view (:mod:`osteria.tui.views`) draws, in the game's own words. The bots, the maestro's hint and
+view (:mod:`osteria.views`) draws, in the game's own words. The bots, the maestro's hint and
 the analysis of a finished deal think in worker threads, so the table stays responsive; a bot is
 handed only its seat's observation.
 """
@@ -31,8 +31,8 @@ from osteria.cards import CARD_STRINGS, RANKS, SUIT_SYMBOLS, SUITS, card_symbol,
 from osteria.engine import IllegalAction, Match
 from osteria.tui.plain import save_match, split_choices, table_match
 from osteria.tui.review import ReviewWords
-from osteria.tui.views import card_of, seat_cards, view_for
 from osteria.tui.words import say
+from osteria.views import card_of, seat_cards, view_for
 
 if TYPE_CHECKING:
     from osteria.analysis import DealAnalysis, Hint

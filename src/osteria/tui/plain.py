@@ -2,7 +2,7 @@
 
 The table knows no game. It drives a :class:`~osteria.engine.Match` through the decider of each
 action, the observation of the person's seat and its legal actions; the bots see only their own
-seat's observation. What is drawn, and how, is the game's view (:mod:`osteria.tui.views`).
+seat's observation. What is drawn, and how, is the game's view (:mod:`osteria.views`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from osteria.records import load as load_record
 from osteria.records import replay
 from osteria.records import save as save_record
 from osteria.tui.review import ReviewWords
-from osteria.tui.views import card_of, view_for
 from osteria.tui.words import say
+from osteria.views import card_of, view_for
 
 
 class Leave(enum.Enum):

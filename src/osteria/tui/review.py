@@ -7,7 +7,7 @@ print them, not in what they say.
 from __future__ import annotations
 
 from osteria.analysis import NEGLIGIBLE, DealAnalysis, Hint, Step
-from osteria.tui.views import TableView
+from osteria.views import TableView
 
 # The mistakes an analysis lists before going through the deal trick by trick.
 MISTAKES_SHOWN = 5

@@ -21,8 +21,8 @@ from osteria.engine import Match
 from osteria.records import RecordError, replay
 from osteria.records import load as load_record
 from osteria.tui.app import TABLE_CSS, lines_text
-from osteria.tui.views import TableView, seat_cards, view_for
 from osteria.tui.words import say
+from osteria.views import TableView, seat_cards, view_for
 
 
 @dataclass
