@@ -4,22 +4,41 @@ The terminal tables (:mod:`osteria.tui`) print these lines; the server (:mod:`os
 sends them to the browser with every state and at every deal's end, and lists the hand and the
 legal actions in the order a view sorts them. A view draws from an observation alone, so it
 tells nothing the seat may not know, and it needs neither a terminal nor a bot to do so.
+
+:mod:`osteria.views.table` holds the generic :class:`TableView`, which draws any game, and the
+bases the games share; each game with words of its own has its view in a module named after it.
 """
 
-from osteria.views.table import (
-    VIEWS,
-    CalabresellaView,
-    QuattrigghiuView,
-    SancagnaView,
-    TableView,
-    TraversoneView,
-    TressetteView,
-    card_of,
-    game_terms,
-    seat_cards,
-    thirds_text,
-    view_for,
-)
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+
+from osteria.views.calabresella import CalabresellaView
+from osteria.views.quattrigghiu import QuattrigghiuView
+from osteria.views.sancagna import SancagnaView
+from osteria.views.table import TableView, Terms, card_of, seat_cards, thirds_text
+from osteria.views.traversone import TraversoneView
+from osteria.views.tressette import TressetteView
+
+# The per-game views; a game without one is drawn by TableView.
+VIEWS: dict[str, type[TableView]] = {
+    "tressette": TressetteView, "quattrigghiu": QuattrigghiuView, "sancagna": SancagnaView,
+    "calabresella": CalabresellaView, "traversone": TraversoneView,
+}
+
+
+def game_terms(game: object) -> tuple[Terms, Terms]:
+    """A game module's GLOSSARY and SIGNAL_NAMES (empty where it has none)."""
+    module = importlib.import_module(type(game).__module__)
+    return getattr(module, "GLOSSARY", {}), getattr(module, "SIGNAL_NAMES", {})
+
+
+def view_for(game: object, lang: str, names: Sequence[str], seat: int) -> TableView:
+    """The view of a game's rules object (its ``name`` picks the view) for one seat."""
+    glossary, signal_names = game_terms(game)
+    return VIEWS.get(getattr(game, "name", ""), TableView)(lang, names, seat, glossary, signal_names)
+
 
 __all__ = ["VIEWS", "CalabresellaView", "QuattrigghiuView", "SancagnaView", "TableView", "TraversoneView",
            "TressetteView", "card_of", "game_terms", "seat_cards", "thirds_text", "view_for"]

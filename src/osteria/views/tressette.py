@@ -1,0 +1,34 @@
+"""How a seat's Tressette table is drawn: what only Tressette has, in its own words."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from osteria.views.table import FamilyView, Observation, PartnershipView, TableView, thirds_text
+
+
+class TressetteView(PartnershipView, FamilyView):
+    """Tressette: two sides, points in thirds during the deal, accusi, the target."""
+
+    handled = TableView.handled | {"thirds", "accusi", "segni", "morto", "leader", "tricks_played"}
+    declarations_key = "accusi"
+
+    def scores(self, obs: Observation) -> list[str]:
+        totals = obs.get("totals")
+        if not isinstance(totals, list):
+            return []
+        line = self.say("score", scores=self.by_side([str(totals[side]) for side in (0, 1)]))
+        target = obs.get("options", {}).get("target")
+        lines = [f"{line} ({self.say('target', target=target)})" if target else line]
+        thirds = obs.get("thirds")
+        if isinstance(thirds, list):
+            lines.append(self.say("taken", sides=self.by_side([thirds_text(t) for t in thirds], members=False)))
+        return lines
+
+    def deal_result(self, index: int, result: Observation, totals: Sequence[int]) -> list[str]:
+        points, delta = result["points"], result["delta"]
+        # delta is per seat: a side's points plus its accusi; seats 0 and 1 stand for the sides.
+        sides = [self.say("side_result", points=points[side], accusi=delta[side] - points[side]) for side in (0, 1)]
+        return [self.say(self.over_key, n=index + 1, outcome=self.outcome(str(result["outcome"]))),
+                self.say("deal_points", points=self.by_side(sides, members=False)),
+                *self.scores({"totals": list(totals)})]
