@@ -19,7 +19,7 @@ from osteria.rules.calabresella import CalabresellaDeal
 
 from helpers import fill_hands, finish_deal, words_in
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
+EXAMPLES = Path(__file__).resolve().parent / "records"
 
 # The seed's tables as printed: (caller, partner, each opponent) when the caller's side wins;
 # a loss turns every sign. Three and four players: one table; five players: the other.
@@ -79,8 +79,8 @@ def cards(text: str) -> list[str]:
 # -- the example ---------------------------------------------------------------------------------
 
 def test_the_example_record_replays_to_its_expected_output() -> None:
-    record = json.loads((EXAMPLES / "calabresella-04-4p-called-won.json").read_text())
-    expected = json.loads((EXAMPLES / "calabresella-04-4p-called-won.expected.json").read_text())
+    record = json.loads((EXAMPLES / "calabresella-02-4p-cappotto-both-ways.json").read_text())
+    expected = json.loads((EXAMPLES / "calabresella-02-4p-cappotto-both-ways.expected.json").read_text())
     match = osteria.replay(record)
     assert match.result() == expected
     assert osteria.replay(match.record()).result() == expected

@@ -25,8 +25,8 @@ from osteria.rules.quattrigghiu import (
 
 from helpers import fill_hands, match_with, play_randomly
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
-EXAMPLE = EXAMPLES / "quattrigghiu-02-cavallo-franca"
+EXAMPLES = Path(__file__).resolve().parent / "records"
+EXAMPLE = EXAMPLES / "quattrigghiu-05-cavallo-called-tutita-fails"
 CARD_RE = re.compile(r"\b[A2-7FCR][dcsb]\b")
 
 

@@ -19,7 +19,7 @@ from osteria.rules.traversone import TraversoneDeal
 
 from helpers import finish_deal, words_in
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
+EXAMPLES = Path(__file__).resolve().parent / "records"
 SIZES = {3: 13, 4: 10, 5: 8, 6: 6}
 
 
@@ -48,8 +48,8 @@ def deal_of(match: Match) -> TraversoneDeal:
 # -- the example ---------------------------------------------------------------------------------
 
 def test_the_example_record_replays_to_its_expected_output() -> None:
-    record = json.loads((EXAMPLES / "traversone-02-3p-leftover-match-end.json").read_text())
-    expected = json.loads((EXAMPLES / "traversone-02-3p-leftover-match-end.expected.json").read_text())
+    record = json.loads((EXAMPLES / "traversone-01-4p-zero-points-match-end.json").read_text())
+    expected = json.loads((EXAMPLES / "traversone-01-4p-zero-points-match-end.expected.json").read_text())
     match = osteria.replay(record)
     assert match.result() == expected
     assert osteria.replay(match.record()).result() == expected

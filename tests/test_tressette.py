@@ -16,7 +16,7 @@ from osteria.rules.tressette_family import STRENGTH, THIRDS
 
 from helpers import fill_hands, match_with, play_randomly
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
+EXAMPLES = Path(__file__).resolve().parent / "records"
 
 
 def hands_for(*fixed: str) -> list[list[int]]:
@@ -95,14 +95,14 @@ def test_every_deal_gives_out_eleven_points() -> None:
 
 
 def test_the_last_trick_is_worth_a_point() -> None:
-    match = osteria.replay(json.loads((EXAMPLES / "tressette-01-first-lead-rounding.json").read_text()))
+    match = osteria.replay(json.loads((EXAMPLES / "tressette-01-accusi-and-cappotto.json").read_text()))
     deal = match.deals[1].deal
     # deal 2 of the example: side {0, 2} takes every trick: 32 thirds of cards and 3 of the last
     assert deal.thirds == [35, 0]  # type: ignore[attr-defined]
 
 
 def test_cappotto_is_a_deal_where_one_side_takes_every_point() -> None:
-    result = osteria.replay(json.loads((EXAMPLES / "tressette-01-first-lead-rounding.json").read_text())).result()
+    result = osteria.replay(json.loads((EXAMPLES / "tressette-01-accusi-and-cappotto.json").read_text())).result()
     assert [d["outcome"] for d in result["deals"]] == ["giocata", "cappotto"]
 
 
@@ -142,7 +142,7 @@ def test_a_card_may_serve_in_two_accusi_and_the_points_add_up() -> None:
 
 
 def test_accusi_count_even_for_a_side_without_card_points() -> None:
-    match = osteria.replay(json.loads((EXAMPLES / "tressette-01-first-lead-rounding.json").read_text()))
+    match = osteria.replay(json.loads((EXAMPLES / "tressette-01-accusi-and-cappotto.json").read_text()))
     assert match.results[1].points == [11, 0] and match.results[1].delta == [14, 0, 14, 0]
     # and the other way round: the side that declares may take no card point
     record = match.record()
