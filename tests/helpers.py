@@ -26,9 +26,15 @@ def fill_hands(game: str, fixed: Sequence[str], seats: int | None = None, **opti
     return [sorted(h) for h in hands]
 
 
+def undealt(game: str, *, seed: int | str = 0, dealer: int | None = None, seats: int | None = None,
+            **options: object) -> Match:
+    """A new match with no deal dealt yet, for a test to deal the cards it chooses."""
+    return Match(osteria.game_rules(game, seats=seats, **options), seed=seed, dealer=dealer)
+
+
 def match_with(game: str, hands: Sequence[Sequence[int]], dealer: int = 0, **options: object) -> Match:
     """A match whose first deal has these hands."""
-    match = osteria.new_match(game, seed=0, dealer=dealer, seats=len(hands), **options)
+    match = undealt(game, dealer=dealer, seats=len(hands), **options)
     match.begin_deal(hands, {}, dealer)
     return match
 
@@ -37,11 +43,18 @@ def names(cards: Sequence[int]) -> list[str]:
     return [CARD_STRINGS[c] for c in cards]
 
 
+def play_random_action(match: Match, rng: random.Random) -> None:
+    """Play one random legal action, dealing the next deal first when it is due."""
+    if match.deal_due:
+        match.begin_deal()
+    match.play(rng.choice(match.legal_actions()))
+
+
 def play_randomly(match: Match, rng: random.Random, max_actions: int = 100_000) -> int:
     """Play random legal actions to the end of the match; the number of actions played."""
     n = 0
     while not match.finished:
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
         n += 1
         assert n < max_actions, "the match does not end"
     return n
@@ -69,6 +82,8 @@ def bot_decision(bot: Bot, match: Match, seat: int) -> str:
 def play_checked(match: Match, bots: Mapping[int, Bot]) -> None:
     """Let the bots play the match to its end, every choice checked to be legal."""
     while not match.finished:
+        if match.deal_due:
+            match.begin_deal()
         seat = match.decider
         assert seat is not None
         match.play(bot_decision(bots[seat], match, seat))

@@ -14,7 +14,7 @@ from osteria.cards import parse_card
 from osteria.engine import Match
 from osteria.rules.tressette_family import THIRDS
 
-from helpers import bot_decision, play_checked
+from helpers import bot_decision, play_checked, undealt
 
 
 def cards(text: str) -> list[int]:
@@ -27,7 +27,7 @@ def decision(match: Match, seat: int) -> str:
 
 def deal(*hands: str, widow: str = "", dealer: int = 0) -> Match:
     """A first deal with these hands (and, at three, this widow); dealer 0, so seat 1 speaks first."""
-    match = osteria.new_match("calabresella", seed=0, seats=len(hands), dealer=dealer)
+    match = undealt("calabresella", seed=0, seats=len(hands), dealer=dealer)
     stock = {"widow": cards(widow)} if widow else {}
     match.begin_deal([sorted(cards(h)) for h in hands], stock, dealer)
     return match

@@ -82,7 +82,6 @@ def test_the_holder_of_the_spatigghia_forced_to_call_picks_the_best_suit() -> No
 def test_never_calls_a_re_it_holds() -> None:
     for seed in range(40):
         match = osteria.new_match("quattrigghiu", seed=seed)
-        match.begin_deal()
         while match.decider is not None and match.observation(match.decider)["phase"].startswith("chiamata"):
             seat = match.decider
             action = decision(match, seat)

@@ -23,6 +23,8 @@ def play_match(seed: int, options: dict[str, Any], mixed: bool) -> None:
     match = osteria.new_match("sancagna", seed=seed, target=3, **options)
     bots = {s: RandomBot(seed * 4 + s) if mixed and s % 2 else BOT for s in range(4)}
     while not match.finished:
+        if match.deal_due:
+            match.begin_deal()
         seat = match.decider
         assert seat is not None
         obs = match.observation(seat)
@@ -46,6 +48,8 @@ def test_under_tavola_it_never_revokes_and_counts_low_when_others_do() -> None:
         match = osteria.new_match("sancagna", seed=seed, target=2, tavola=True, a_mente=True)
         bots = {s: RandomBot(seed * 4 + s) if s % 2 else BOT for s in range(4)}
         while not match.finished:
+            if match.deal_due:
+                match.begin_deal()
             seat = match.decider
             assert seat is not None
             obs = match.observation(seat)
@@ -63,7 +67,6 @@ def test_it_takes_more_card_points_than_random_on_the_same_deals() -> None:
     for board in range(60):
         for side in (0, 1):
             match = osteria.new_match("sancagna", seed=f"board/{board}")
-            match.begin_deal()
             bots = {s: BOT if s % 2 == side else RandomBot(s) for s in range(4)}
             while not match.results:
                 seat = match.decider

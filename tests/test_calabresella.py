@@ -17,7 +17,7 @@ from osteria.cards import CARD_STRINGS, ITALIAN_40, mask_of, parse_card
 from osteria.engine import IllegalAction, Match, RulesError
 from osteria.rules.calabresella import CalabresellaDeal
 
-from helpers import fill_hands, finish_deal, words_in
+from helpers import fill_hands, finish_deal, play_random_action, undealt, words_in
 
 EXAMPLES = Path(__file__).resolve().parent / "records"
 
@@ -50,7 +50,7 @@ def start(fixed: Sequence[str], seats: int, dealer: int = 0, widow: str = "", **
                        **options) if not widow_cards else _hands_around(fixed, seats, widow_cards)
     used = {c for h in hands for c in h}
     rest = [c for c in ITALIAN_40.cards if c not in used]
-    match = osteria.new_match("calabresella", seed=0, seats=seats, dealer=dealer, **options)
+    match = undealt("calabresella", seed=0, seats=seats, dealer=dealer, **options)
     match.begin_deal(hands, {"widow": rest} if rest else {}, dealer)
     return match
 
@@ -114,6 +114,7 @@ def test_all_pass_is_a_monte_and_the_next_seat_deals() -> None:
     for _ in range(3):
         match.play("passo")
     assert match.results[-1].as_json() == {"outcome": "monte", "points": [0, 0], "delta": [0, 0, 0]}
+    match.begin_deal()
     assert match.deal is not None and match.deal.dealer == 2
     assert match.to_move == 0
 
@@ -246,7 +247,7 @@ def test_the_secret_partner_is_known_only_to_himself_until_the_called_card_is_pl
     rng = random.Random(2)
     while "3c" not in match.observation(0)["played"]:
         assert match.observation(1)["partner"] is None
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     for seat in range(5):
         assert match.observation(seat)["partner"] == 3
 
@@ -348,7 +349,7 @@ def test_the_match_lasts_its_rounds_and_the_highest_total_wins(seats: int, round
     match = osteria.new_match("calabresella", seed=seats, seats=seats, rounds=rounds)
     rng = random.Random(seats)
     while not match.finished:
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     assert len(match.results) == rounds * seats
     result = match.result()
     best = max(result["totals"])
@@ -408,6 +409,8 @@ def test_random_matches_end_conserve_cards_hide_secrets_and_stakes_sum_to_zero(s
     rng = random.Random(seed)
     match = osteria.new_match("calabresella", seed=seed, seats=seats, rounds=1)
     while not match.finished:
+        if match.deal_due:
+            match.begin_deal()
         legal = match.legal_actions()
         # passing more often than at random, so that monte deals happen too
         action = "passo" if "passo" in legal and rng.random() < 0.6 else rng.choice(legal)

@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 import osteria
 from osteria.cards import CARD_STRINGS, ITALIAN_40
 from osteria.engine import Match, RulesError
-from osteria.envs.encoding import encoding, seat_view
+from osteria.envs.encoding import encoding
 from osteria.rules import GAMES
+
+from helpers import play_random_action
 
 SETUPS = [(game, seats) for game, cls in GAMES.items() for seats in cls.seat_counts]
 
@@ -29,7 +31,7 @@ def random_match(game: str, seats: int, seed: int, actions: int, **options: obje
     deal = match.deal
     assert deal is not None
     while not deal.over and len(deal.history) < actions:
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     return match
 
 
@@ -41,6 +43,8 @@ def test_every_action_of_random_play_has_a_fixed_index_and_comes_back(game: str,
     for _ in range(150):
         if match.finished:
             break
+        if match.deal_due:
+            match.begin_deal()
         legal = match.legal_actions()
         indices = [enc.action_index(word) for word in legal]
         assert len(set(indices)) == len(legal)
@@ -67,10 +71,10 @@ def test_observation_vectors_have_the_fixed_size_and_stay_in_bounds(game: str, s
         if match.finished:
             break
         for seat in range(seats):
-            vector = enc.observe(seat_view(match, seat))
+            vector = enc.observe(match.observation(seat))
             assert vector.dtype == np.float32 and vector.shape == (enc.observation_size,)
             assert (vector >= enc.low).all() and (vector <= enc.high).all()
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
 
 
 def test_the_action_space_is_the_same_whatever_the_options() -> None:

@@ -8,6 +8,8 @@ import random
 import osteria
 from osteria.bots.ismcts import IsmctsBot
 
+from helpers import play_random_action
+
 
 def positions(game: str, seed: int, count: int) -> list[osteria.Match]:
     """Matches stopped at random points of their first deal."""
@@ -18,7 +20,7 @@ def positions(game: str, seed: int, count: int) -> list[osteria.Match]:
         for _ in range(rng.randrange(0, 25)):
             if match.results:
                 break
-            match.play(rng.choice(match.legal_actions()))
+            play_random_action(match, rng)
         if not match.results:
             found.append(match)
     return found

@@ -13,6 +13,8 @@ from osteria.bots.pimc import PimcBot
 from osteria.bots.solver import Solver, card_of
 from osteria.engine import Match
 
+from helpers import play_random_action
+
 GAMES = ["tressette", "calabresella", "traversone", "quattrigghiu", "sancagna"]
 
 
@@ -50,7 +52,7 @@ def test_pimc_needs_only_the_observation_and_is_reproducible() -> None:
     deal = match.deal
     assert deal is not None
     for _ in range(22):
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     seat = match.decider
     assert seat is not None
     obs = match.observation(seat)
@@ -70,7 +72,7 @@ def test_pimc_finds_the_play_that_is_best_whatever_the_hidden_cards() -> None:
         deal = match.deal
         assert deal is not None
         while deal.tricks_done < 7 or len(deal.trick) != 3:  # type: ignore[attr-defined]
-            match.play(rng.choice(match.legal_actions()))
+            play_random_action(match, rng)
             if deal.over:
                 break
         if deal.over:

@@ -13,7 +13,7 @@ import osteria
 from osteria.cards import CARD_STRINGS, ITALIAN_40
 from osteria.rules.tressette import SIGNAL_STRIDE
 
-from helpers import play_randomly
+from helpers import play_random_action, play_randomly
 
 SEEDS = st.integers(min_value=0, max_value=2**64)
 
@@ -38,7 +38,7 @@ def test_a_record_of_a_match_in_progress_replays_to_the_same_position(game: str)
     rng = random.Random(5)
     match = osteria.new_match(game, seed=5)
     for _ in range(rng.randrange(30, 90)):
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     replayed = osteria.replay(match.record())
     assert replayed.to_move == match.to_move
     assert replayed.legal_actions() == match.legal_actions()
@@ -66,7 +66,7 @@ def test_tressette_cards_are_conserved_and_no_observation_reveals_a_hidden_card(
     for _ in range(rng.randrange(1, 120)):
         if match.finished:
             break
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     deal = match.deal
     assert deal is not None
     played = [a % SIGNAL_STRIDE for _, a in deal.history if a < 2048]

@@ -23,7 +23,7 @@ from osteria.rules.quattrigghiu import (
     QuattrigghiuDeal,
 )
 
-from helpers import fill_hands, match_with, play_randomly
+from helpers import fill_hands, match_with, play_random_action, play_randomly
 
 EXAMPLES = Path(__file__).resolve().parent / "records"
 EXAMPLE = EXAMPLES / "quattrigghiu-05-cavallo-called-tutita-fails"
@@ -146,7 +146,8 @@ def test_later_deals_are_called_first_by_the_dealers_right() -> None:
     match = osteria.new_match("quattrigghiu", seed=5, dealer=1)
     rng = random.Random(5)
     while not match.results:
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
+    match.begin_deal()
     deal = current(match)
     assert match.to_move == (deal.dealer + 1) % 4
     assert deal.phase == "chiamata"
@@ -475,7 +476,7 @@ def test_observations_show_no_hidden_card_and_no_secret_aiuto(seed: int) -> None
             if len(deal.tricks) >= 6:
                 early = {CARD_STRINGS[c] for _, cards, _ in deal.tricks[:6] for c in cards}
                 assert not seen & (early - {obs["called_card"]})
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
 
 
 # -- aiuto_volontario -------------------------------------------------------------------------------
@@ -520,6 +521,7 @@ def test_the_second_deal_is_dealt_by_the_first_holder_of_the_six_of_denari() -> 
     match = match_with("quattrigghiu", hands_for("", "", "6d"), dealer=0)
     match.play("passu")
     play_out(match, {})
+    match.begin_deal()
     assert match.deal is not None and match.deal.dealer == 2
 
 

@@ -22,6 +22,8 @@ from osteria.engine import Deal, Match
 from osteria.rules.quattrigghiu import Quattrigghiu, QuattrigghiuDeal
 from osteria.sampling import Unsatisfiable, sample_hands, shows
 
+from helpers import play_random_action
+
 VARIANTS = [
     ("tressette", {}),
     ("tressette", {"segni": "sud", "faliante": False}),
@@ -67,7 +69,7 @@ def positions(game: str, options: dict[str, Any], seed: int, count: int) -> Iter
             match = osteria.new_match(game, seed=rng.getrandbits(32), **options)
         yield match, rng.randrange(match.game.seats)
         n += 1
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
 
 
 @pytest.mark.parametrize(("game", "options"), VARIANTS)
@@ -130,7 +132,7 @@ def test_the_sampler_is_reproducible_and_gets_nothing_but_the_observation() -> N
     match = osteria.new_match("tressette", seed=8)
     rng = random.Random(8)
     for _ in range(17):
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     obs = json.loads(json.dumps(match.observation(1)))
     one = match.game.sample_deal(obs, random.Random(5))
     two = osteria.game_rules("tressette").sample_deal(obs, random.Random(5))
@@ -180,7 +182,7 @@ def _late_position(game: str, options: dict[str, Any], seed: int, left: int) -> 
     deal = match.deal
     assert deal is not None
     while sum(h.bit_count() for h in deal.hands) > left:  # type: ignore[attr-defined]
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     return match, rng.randrange(match.game.seats)
 
 
@@ -241,7 +243,6 @@ def _heuristic_position(seed: int, tricks: int, seat: int) -> tuple[Match, dict[
     """Heuristic play of the first deal of match ``seed`` up to the first decision after ``tricks``
     basi, and ``seat``'s observation there."""
     match = osteria.new_match("quattrigghiu", seed=seed)
-    match.begin_deal()
     bots = [make_bot("heuristic", game="quattrigghiu", seed=seed + s) for s in range(4)]
     while match.observation(seat)["tricks_played"] < tricks:
         decider = match.decider
@@ -300,7 +301,7 @@ def test_quattrigghiu_sampling_never_fails_and_shows_the_observation(seed: int, 
     rng = random.Random(seed)
     match = osteria.new_match("quattrigghiu", seed=seed, aiuto_volontario=volontario, matador=seed % 3 > 0)
     while not match.finished and len(match.results) < deals:  # later deals: no 6 of denari told
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     stop = rng.randrange(70)  # from the call to past the sixth basi
     game = match.game
     assert isinstance(game, Quattrigghiu)
@@ -315,7 +316,7 @@ def test_quattrigghiu_sampling_never_fails_and_shows_the_observation(seed: int, 
                 deal = game._sample(obs, rng)
             assert deal is not None and shows(deal, obs), (step, seat)  # at the first draw: no rejection
             assert deal.hands[seat] == real.hands[seat]
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
 
 
 def _quattrigghiu_ending(seed: int) -> tuple[Match, int]:
@@ -326,7 +327,7 @@ def _quattrigghiu_ending(seed: int) -> tuple[Match, int]:
         deal = match.deal
         assert isinstance(deal, QuattrigghiuDeal)
         while match.deal is deal and not match.finished and not (len(deal.tricks) == 9 and len(deal.trick) == 2):
-            match.play(rng.choice(match.legal_actions()))
+            play_random_action(match, rng)
         if match.deal is deal and not match.finished and deal.aiuto >= 0:
             return match, deal.leader
 

@@ -28,6 +28,8 @@ from osteria.rules.sancagna import (
     trick_winner,
 )
 
+from helpers import undealt
+
 EXAMPLES = Path(__file__).resolve().parent / "records"
 EXAMPLE = "sancagna-04-continua-then-fuori"
 
@@ -299,6 +301,9 @@ def _cenno_matches(seed: int, side: int, rate: float) -> None:
     rng, signs = random.Random(seed), random.Random(seed + 1)
     made = 0
     while not plain.finished:
+        if plain.deal_due:
+            plain.begin_deal()
+            signalled.begin_deal()
         seat = signalled.to_move
         assert seat is not None
         offered = [a for a in signalled.legal_actions() if a.startswith("cenno")]
@@ -383,7 +388,7 @@ def test_failing_to_trump_is_a_revoke() -> None:
 
 
 def test_revoke_penalty_in_a_match() -> None:
-    match = osteria.new_match("sancagna", seed=5, dealer=3, tavola=True)
+    match = undealt("sancagna", seed=5, dealer=3, tavola=True)
     match.begin_deal([cards(h) for h in BASIC], {"turned": cards("9b"), "bottom": cards("8b")})
     for action in ("4d", "5s", "6d", "7d", "5c", "5d"):
         match.play(action)
@@ -404,7 +409,8 @@ def test_example_replays_to_expected() -> None:
     match = osteria.replay(record)
     assert match.result() == expected
     assert match.record() == record  # the record written back is the record read, word for word
-    # The next deal (dealt when looked at) starts the new smazzata from the 4 points beyond 21.
+    # The next deal starts the new smazzata from the 4 points beyond 21.
+    match.begin_deal()
     assert match.observation(0)["tally"] == [0, 4]
 
 
@@ -422,6 +428,8 @@ def _random_match(seed: int, **options: object) -> Match:
     rng = random.Random(seed)
     match = osteria.new_match("sancagna", seed=seed, **options)
     while not match.finished:
+        if match.deal_due:
+            match.begin_deal()
         deal = match.deal
         assert isinstance(deal, SancagnaDeal)
         actions = deal.legal()

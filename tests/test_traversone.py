@@ -17,7 +17,7 @@ from osteria.cards import CARD_STRINGS, ITALIAN_40, mask_of, parse_card
 from osteria.engine import IllegalAction, Match, RulesError
 from osteria.rules.traversone import TraversoneDeal
 
-from helpers import finish_deal, words_in
+from helpers import finish_deal, play_random_action, undealt, words_in
 
 EXAMPLES = Path(__file__).resolve().parent / "records"
 SIZES = {3: 13, 4: 10, 5: 8, 6: 6}
@@ -33,7 +33,7 @@ def start(fixed: Sequence[str], seats: int = 4, dealer: int = 0, leftover: str =
         while len(hand) < SIZES[seats]:
             hand.append(rest.pop(0))
     left += rest
-    match = osteria.new_match("traversone", seed=0, seats=seats, dealer=dealer, **options)
+    match = undealt("traversone", seed=0, seats=seats, dealer=dealer, **options)
     match.begin_deal(hands, {"widow": left} if left else {}, dealer)
     return match
 
@@ -84,6 +84,7 @@ def test_the_dealers_right_leads_when_the_four_of_denari_is_left_over() -> None:
 def test_later_deals_are_led_by_the_dealers_right() -> None:
     match = start(["4d"], 4, dealer=2)
     finish_deal(match)
+    match.begin_deal()
     assert match.deal is not None and match.deal.dealer == 3
     assert match.to_move == 0
 
@@ -181,7 +182,7 @@ def test_the_match_ends_when_someone_reaches_the_target_and_the_lowest_total_win
     match = osteria.new_match("traversone", seed=target, seats=seats, target=target)
     rng = random.Random(target)
     while not match.finished:
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
         totals = match.totals()
         assert match.finished == (max(totals) >= target)
     result = match.result()
@@ -205,7 +206,7 @@ def test_the_leftover_cards_are_never_shown() -> None:
     while len(match.results) == 0:
         for seat in range(3):
             assert "Ab" not in json.dumps(match.observation(seat))
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
 
 
 
@@ -221,7 +222,7 @@ def test_random_matches_end_conserve_cards_hide_cards_and_give_out_eleven(seed: 
     match = osteria.new_match("traversone", seed=seed, seats=seats, target=21, zero_punti=zero_punti)
     all_cards = {CARD_STRINGS[c] for c in ITALIAN_40.cards}
     while not match.finished:
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
         deal = deal_of(match)
         parts = [*deal.hands, *deal.won, mask_of(deal.trick), deal.set_aside]
         assert sum(p.bit_count() for p in parts) == 40

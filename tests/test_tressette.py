@@ -14,7 +14,7 @@ from osteria.engine import DealResult
 from osteria.rules.tressette import Tressette
 from osteria.rules.tressette_family import STRENGTH, THIRDS
 
-from helpers import fill_hands, match_with, play_randomly
+from helpers import fill_hands, match_with, play_random_action, play_randomly
 
 EXAMPLES = Path(__file__).resolve().parent / "records"
 
@@ -49,8 +49,9 @@ def test_later_deals_are_led_by_the_dealers_right() -> None:
     match = osteria.new_match("tressette", seed=3, dealer=1)
     rng = random.Random(0)
     while len(match.results) < 1:
-        match.play(rng.choice(match.legal_actions()))
-    assert match.deal is not None
+        play_random_action(match, rng)
+    assert match.deal_due and match.deal is not None and match.deal.over  # on view until dealt anew
+    match.begin_deal()
     assert match.deal.dealer == 2
     assert match.to_move == 3
 
@@ -135,7 +136,7 @@ def test_a_card_may_serve_in_two_accusi_and_the_points_add_up() -> None:
     assert deal is not None
     rng = random.Random(1)
     while len(match.results) < 1:
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     result = match.results[0]
     assert result.delta[0] - result.points[0] == 6
     assert result.delta[1] == result.points[1]
@@ -281,8 +282,10 @@ def test_two_players_play_with_two_dummies_and_a_side_keeps_a_player() -> None:
     deciders = set()
     rng = random.Random(2)
     while not match.finished:
+        if match.deal_due:
+            match.begin_deal()
         deciders.add(match.decider)
-        match.play(rng.choice(match.legal_actions()))
+        play_random_action(match, rng)
     assert deciders == {0, 1}
     with pytest.raises(osteria.RulesError, match="one dummy per side"):
         osteria.new_match("tressette", morto=[1, 3])

@@ -4,8 +4,10 @@ The public API::
 
     import osteria
     osteria.games()                                 # ['tressette', ...]
-    match = osteria.new_match("tressette", seed=1, target=21)
+    match = osteria.new_match("tressette", seed=1, target=21)   # its first deal dealt
     while not match.finished:
+        if match.deal_due:
+            match.begin_deal()                      # the next deal: looking never deals
         match.play(match.legal_actions()[0])
     match.result(); match.record()
     osteria.replay(match.record())
@@ -36,12 +38,15 @@ def game_rules(game: str, *, seats: int | None = None, **options: JSON) -> Game:
 
 def new_match(game: str, *, seed: int | str | None = None, seats: int | None = None,
               players: Sequence[str] | None = None, dealer: int | None = None, **options: JSON) -> Match:
-    """A new match. With a seed, the deals are reproducible; without, they come from the
-    operating system's cryptographic generator. ``seats`` defaults to the number of players
-    named, else the game's usual number; ``dealer`` is the first dealer (drawn when omitted)."""
+    """A new match with its first deal dealt. With a seed, the deals are reproducible; without,
+    they come from the operating system's cryptographic generator. ``seats`` defaults to the
+    number of players named, else the game's usual number; ``dealer`` is the first dealer (drawn
+    when omitted). Each later deal is dealt by ``Match.begin_deal()`` once ``deal_due``."""
     if seats is None and players is not None:
         seats = len(players)
-    return Match(game_rules(game, seats=seats, **options), players=players, seed=seed, dealer=dealer)
+    match = Match(game_rules(game, seats=seats, **options), players=players, seed=seed, dealer=dealer)
+    match.begin_deal()
+    return match
 
 
 __all__ = ["Deal", "DealResult", "Game", "IllegalAction", "Match", "RecordError", "RulesError",

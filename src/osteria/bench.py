@@ -77,8 +77,7 @@ def string_api(game: str, seconds: float, seed: int = 0) -> Speed:
         nonlocal match
         if match.finished:
             match = Match(GAMES[game](), seed=rng.getrandbits(64))
-        deal = match.deal  # deals the next one
-        assert deal is not None
+        deal = match.begin_deal()
         n = 0
         while not deal.over:
             match.play(rng.choice(match.legal_actions()))
@@ -121,8 +120,7 @@ def sample_speed(game: str, seconds: float, seed: int = 0) -> float:
     per_position = max(seconds / 8, 0.01)
     while spent < seconds:
         match = Match(GAMES[game](), seed=rng.getrandbits(32))
-        deal = match.deal
-        assert deal is not None
+        deal = match.begin_deal()
         # Half of a random deal, for a position with cards played and cards still hidden.
         length = _deal_length(game, rng.getrandbits(32))
         while len(deal.history) < length // 2:

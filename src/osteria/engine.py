@@ -308,12 +308,15 @@ class Match:
 
     @property
     def deal(self) -> Deal | None:
-        """The deal in progress (the fast path), dealing the next one when it is due."""
-        if self._finished:
-            return self.deals[-1].deal if self.deals else None
-        if not self.deals or self.deals[-1].deal.over:
-            return self.begin_deal()
-        return self.deals[-1].deal
+        """The current deal: the one in progress, or the last one played, which stays on view
+        until :meth:`begin_deal` moves the match on; None before the first deal."""
+        return self.deals[-1].deal if self.deals else None
+
+    @property
+    def deal_due(self) -> bool:
+        """Whether the match waits for :meth:`begin_deal`: no deal dealt yet, or the last one
+        finished and the match not over. Looking at a match never deals."""
+        return not self._finished and (not self.deals or self.deals[-1].deal.over)
 
     def _deal_over(self, deal: Deal) -> None:
         self.results.append(deal.result())
@@ -368,7 +371,8 @@ class Match:
         if self._finished:
             raise IllegalAction("the match is over")
         deal = self.deal
-        assert deal is not None
+        if deal is None or deal.over:
+            raise IllegalAction("no deal in progress: begin_deal() deals the next one")
         if not isinstance(action, str):
             raise IllegalAction(f"an action is a string, not {type(action).__name__}")
         a = deal.parse_action(action)
@@ -379,15 +383,16 @@ class Match:
     def apply(self, action: int) -> None:
         """Play an integer action known to be legal (the fast path of ``play``)."""
         deal = self.deal
-        assert deal is not None
+        assert deal is not None and deal.to_move is not None, "no deal in progress"
         deal.apply(action)
         self._legal = None
         if deal.over:
             self._deal_over(deal)
 
     def observation(self, seat: int, deal: int | None = None) -> dict[str, JSON]:
-        """What ``seat`` may know: its own view of the deal in progress (or, with ``deal``, of
-        that deal as it ended), the scores, and its legal actions."""
+        """What ``seat`` may know: its own view of the current deal (in progress, or finished
+        with its ``result``, until the next one is dealt), the scores, and its legal actions;
+        with ``deal``, its view of that deal as it ended."""
         if not isinstance(seat, int) or not 0 <= seat < self.game.seats:
             raise ValueError(f"no seat {seat!r} in a {self.game.seats}-seat game")
         if deal is not None:
@@ -408,9 +413,10 @@ class Match:
         }
         if current is not None:
             obs.update(current.observation(seat))
-        decider = self.decider
+            if current.over:
+                obs["result"] = self.results[-1].as_json()
         obs["to_move"] = self.to_move
-        obs["legal_actions"] = self.legal_actions() if decider == seat else []
+        obs["legal_actions"] = self.legal_actions() if self.decider == seat else []
         return obs
 
     def totals(self) -> list[int]:

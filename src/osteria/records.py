@@ -112,7 +112,7 @@ def _replay_deal(match: Match, entry: Any, where: str) -> None:
     _expect(entry, dict, "a deal", where)
     if match.finished:
         raise RecordError("the match was already over", where)
-    if match.deals and not match.deals[-1].deal.over:
+    if not match.deal_due:
         raise RecordError("the previous deal is not finished", where)
     dealer = _expect(entry.get("dealer"), int, "the dealer", f"{where}.dealer")
     hands_json = _expect(entry.get("hands"), list, "hands", f"{where}.hands")

@@ -68,9 +68,7 @@ def rotations(seats: int, players: int, partnership: bool = False) -> list[tuple
 
 def new_board_match(config: Config, board: int) -> Match:
     """The match whose first deal is the board: identical for every rotation."""
-    match = config.new_match(f"{config.seed}/{board}")
-    match.begin_deal()
-    return match
+    return config.new_match(f"{config.seed}/{board}")
 
 
 def _play(config: Config, match: Match, assignment: Sequence[int], seed: str, until: Callable[[], bool],
@@ -82,6 +80,8 @@ def _play(config: Config, match: Match, assignment: Sequence[int], seed: str, un
                for seat, p in enumerate(assignment)}
     try:
         while not until():
+            if match.deal_due:
+                match.begin_deal()
             seat = match.decider
             assert seat is not None
             match.play(players[seat].choose(match, seat))

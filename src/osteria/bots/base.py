@@ -48,9 +48,12 @@ class RandomBot(Bot):
 
 
 def play_bots(match: Match, bots: Mapping[int, Bot]) -> None:
-    """Let bots act while the seat that decides has one; return when a seat without one
-    must act, or when the match is over. The bot sees only its own seat's observation."""
+    """Let bots act while the seat that decides has one, dealing each next deal when it is
+    due; return when a seat without one must act, or when the match is over. The bot sees
+    only its own seat's observation."""
     while not match.finished:
+        if match.deal_due:
+            match.begin_deal()
         seat = match.decider
         if seat is None or seat not in bots:
             return

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from osteria.cards import CARD_STRINGS, SUITS, mask_of
-from osteria.engine import JSON, Game, Match, RulesError, side_of
+from osteria.engine import JSON, Game, RulesError, side_of
 from osteria.rules import GAMES, calabresella, quattrigghiu, sancagna, tressette
 
 Vector = npt.NDArray[np.float32]
@@ -186,16 +186,6 @@ def encoding(game: str, seats: int | None = None, **options: JSON) -> Encoding:
     if game not in GAMES:
         raise RulesError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
     return Encoding(GAMES[game](seats, **options))
-
-
-def seat_view(match: Match, seat: int) -> dict[str, JSON]:
-    """What ``seat`` sees now, without dealing the next deal when the current one is over (a
-    plain ``Match.observation`` would deal it): the ended deal, with the match totals."""
-    if match.deals and match.deals[-1].deal.over:
-        view = match.observation(seat, deal=len(match.deals) - 1)
-        view.update(totals=match.totals(), to_move=None, legal_actions=[], finished=match.finished)
-        return view
-    return match.observation(seat)
 
 
 # -- the games ----------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from gymnasium import spaces
 
 from osteria.bots import Bot, make_bot
 from osteria.engine import JSON, Match, RulesError
-from osteria.envs.encoding import encoding, seat_view
+from osteria.envs.encoding import encoding
 from osteria.envs.pettingzoo import check_settings, deal_rewards, observation_space, observe_seat
 
 Observation = dict[str, Any]  # "observation": Vector, "action_mask": Mask
@@ -65,6 +65,8 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
         assert match is not None
         rewards = []
         while not self._episode_over():
+            if match.deal_due:
+                match.begin_deal()
             deals = len(match.results)
             if match.decider == self.seat:
                 break
@@ -90,7 +92,7 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
         if self._episode_over():
             raise RuntimeError("the episode is over: reset() the environment")
         word = self.encoding.action_word(int(action))
-        legal = seat_view(match, self.seat)["legal_actions"]
+        legal = match.observation(self.seat)["legal_actions"]
         if word not in legal:
             return (observe_seat(self.encoding, match, self.seat), self.illegal_reward, True, False,
                     {"illegal_action": word})
@@ -103,7 +105,7 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
     def render(self) -> str | None:
         if self.render_mode is None or self.match is None:
             return None
-        view = seat_view(self.match, self.seat)
+        view = self.match.observation(self.seat)
         return f"seat {self.seat}: hand {' '.join(view['hand'])}; totals {self.match.totals()}"
 
     def close(self) -> None:

@@ -20,7 +20,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from osteria.cards import make_rng
 from osteria.engine import JSON, IllegalAction, Match, RulesError
-from osteria.envs.encoding import Encoding, Mask, Vector, encoding, seat_view
+from osteria.envs.encoding import Encoding, Mask, Vector, encoding
 
 EPISODES = ("deal", "match")
 
@@ -53,7 +53,7 @@ def check_settings(episode: str, render_mode: str | None) -> None:
 
 def observe_seat(enc: Encoding, match: Match, seat: int) -> dict[str, Vector | Mask]:
     """A seat's vector and action mask (all zeros unless the seat decides now)."""
-    view = seat_view(match, seat)
+    view = match.observation(seat)
     return {"observation": enc.observe(view), "action_mask": enc.mask(view["legal_actions"])}
 
 
@@ -87,6 +87,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._seeds = make_rng(seed)
         self.match = Match(self.rules, seed=self._seeds.getrandbits(64))
+        self.match.begin_deal()
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -127,13 +128,15 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             if self.episode == "deal" or match.finished:
                 self.terminations = {a: True for a in self.agents}
         if not self.terminations[agent]:
+            if match.deal_due:  # a match episode goes on with the next deal
+                match.begin_deal()
             self._select_decider()
         self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None or self.match is None:
             return None
-        view = seat_view(self.match, self.possible_agents.index(self.agent_selection))
+        view = self.match.observation(self.possible_agents.index(self.agent_selection))
         hand = " ".join(view["hand"])
         trick = " ".join(f"{seat}:{card}" for seat, card in view["trick"])
         return f"{self.agent_selection} to decide; hand {hand}; trick {trick or '-'}; totals {self.match.totals()}"

@@ -51,8 +51,7 @@ def play_random_deals(game: str, seats: int | None, count: int, seed: int = 0) -
     for k in range(count):
         episode_seed = seed + k
         match = Match(rules, seed=make_rng(episode_seed).getrandbits(64))
-        deal = match.deal
-        assert deal is not None
+        deal = match.begin_deal()
         rng = random.Random(episode_seed)
         while not deal.over:
             match.apply(rng.choice(deal.legal()))

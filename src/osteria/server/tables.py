@@ -208,8 +208,7 @@ class Table:
         for s in self.seats:
             if s.kind == "bot":
                 s.bot = make_bot(s.level or "medio", game=self.game.name, seed=new_bot_seed())
-        # A deal is always in progress until the match is over, so that nothing asks the match
-        # for a deal it would shuffle itself.
+        # The server deals from its own committed seeds, never from the match's generator.
         self._ensure_deal()
 
     # -- creating ------------------------------------------------------------------------------
@@ -468,7 +467,7 @@ class Table:
     def _ensure_deal(self) -> list[Message]:
         """Begin the next deal from a fresh secret seed, stored before anyone sees a card; the
         messages that announce it (none when no deal was due)."""
-        if self.match.finished or (self.match.deals and not self.match.deals[-1].deal.over):
+        if not self.match.deal_due:
             return []
         seed = fair.new_seed()
         published = fair.seed_hash(seed)

@@ -562,6 +562,8 @@ class TableApp(App[int]):
         self.call_after_refresh(self.continue_after_screen)
 
     async def continue_after_screen(self) -> None:
+        if self.match.deal_due:  # the person has seen the deal end: the next one
+            self.match.begin_deal()
         await self.redraw()
         self.advance()
 

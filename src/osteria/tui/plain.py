@@ -101,6 +101,8 @@ class PlainTable:
         """Play the match to its end or until the person leaves; the exit status."""
         match = self.match
         while not match.finished:
+            if match.deal_due:
+                match.begin_deal()
             seat = match.decider
             assert seat is not None
             bot = self.bots.get(seat)
@@ -277,6 +279,8 @@ def table_match(game: str | None, *, lang: str, seed: int | None, seats: int | N
         match = Match(rules, players=names, seed=seed)
     if not 0 <= human_seat < match.game.seats:
         raise RulesError(say(lang, "bad_seat", seat=human_seat, last=match.game.seats - 1))
+    if match.deal_due:
+        match.begin_deal()
     deal = match.deal
     if deal is not None and deal.decider(human_seat) != human_seat:
         raise RulesError(say(lang, "dummy_seat", seat=human_seat))
