@@ -440,6 +440,59 @@ def test_a_last_riposta_brings_one_more_deal() -> None:
     assert game.match_status([riposta] * 4 + [vinta])[0]
 
 
+def alone(outcome: str, points: list[int], delta: list[int]) -> DealResult:
+    """A deal whose caller, seat 0, played alone."""
+    return DealResult(outcome, points, delta, {"caller": 0, "aiuto": None, "trump": "d", "six_of_denari": 0})
+
+
+def test_with_sulita_si_ioca_a_last_sulita_brings_one_more_deal() -> None:
+    # "si può accettare anche se c'è 'na sulità": one more deal, won or lost by the one alone.
+    vinta = DealResult("vinta", [6, 2], [1, 1, -1, -1], {"caller": 0, "aiuto": 1})
+    sulita = alone("vinta", [6, 1], [3, -1, -1, -1])
+    sulita_lost = alone("cudigghia", [2, 6], [-3, 1, 1, 1])
+    plain, accepting = Quattrigghiu(), Quattrigghiu(sulita_si_ioca=True)
+    for last in (sulita, sulita_lost):
+        assert plain.match_status([vinta] * 3 + [last]) == (True, [0] if last is sulita else [1])
+        assert accepting.match_status([vinta] * 3 + [last]) == (False, None)
+        assert accepting.match_status([vinta] * 3 + [last, last]) == (False, None)  # that one was alone too
+        assert accepting.match_status([vinta] * 3 + [last, vinta])[0]
+    assert accepting.match_status([sulita] * 3 + [vinta])[0], "only the last deal counts"
+    assert accepting.match_status([vinta] * 3)[0] is False
+
+
+def sulita_in_the_fourth_deal(seed: int, **options: object) -> Match:
+    """A match played at random but for the first to speak in the fourth deal, who plays alone;
+    left as that deal ends."""
+    match = osteria.new_match("quattrigghiu", seed=seed, dealer=0, **options)
+    rng = random.Random(seed)
+    while len(match.results) < 4 and not match.finished:
+        if match.deal_due:
+            match.begin_deal()
+        legal = match.legal_actions()
+        solos = [a for a in legal if a.startswith("sulita ")]
+        if len(match.results) == 3 and solos:
+            match.play(solos[0])
+        else:
+            match.play(rng.choice([a for a in legal if a != "tutita"] or legal))
+    return match
+
+
+def test_a_last_deal_played_alone_is_followed_by_one_more_only_with_the_option() -> None:
+    seed = next(s for s in range(100) if len(sulita_in_the_fourth_deal(s).results) == 4
+                and all(r.outcome not in ("riposta", "tutita") for r in sulita_in_the_fourth_deal(s).results[3:]))
+    plain = sulita_in_the_fourth_deal(seed)
+    accepting = sulita_in_the_fourth_deal(seed, sulita_si_ioca=True)
+    assert plain.results[3].carry["aiuto"] is None and plain.results[3].as_json() == accepting.results[3].as_json()
+    assert plain.finished and len(plain.results) == 4
+    assert not accepting.finished and accepting.deal_due
+    record = json.loads(json.dumps(accepting.record()))
+    assert record["options"] == {"sulita_si_ioca": True}
+    assert not osteria.replay(record).finished
+    play_randomly(accepting, random.Random(seed))
+    assert accepting.finished and len(accepting.results) >= 5
+    assert osteria.replay(accepting.record()).result() == accepting.result()
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.booleans(), st.booleans(), st.integers(0, 3))
 def test_random_matches_end_zero_sum_and_replay(seed: int, matador: bool, volontario: bool, dealer: int) -> None:
@@ -513,7 +566,8 @@ def test_bad_options_are_rules_errors(options: dict[str, object]) -> None:
 
 
 def test_the_option_defaults_are_those_of_the_records_page() -> None:
-    assert Quattrigghiu().options == {"rounds": 1, "matador": True, "aiuto_volontario": False}
+    assert Quattrigghiu().options == {"rounds": 1, "matador": True, "aiuto_volontario": False,
+                                      "sulita_si_ioca": False}
     assert osteria.new_match("quattrigghiu", seed=1, rounds=2).record()["options"] == {"rounds": 2}
 
 

@@ -447,6 +447,8 @@ class Quattrigghiu(Game):
                doc="a hand whose only trunfi are battittura need not play one to a trunfu lead"),
         Option("aiuto_volontario", False, (True, False),
                doc="the caller names only the trunfu and the others may answer aiutu, publicly"),
+        Option("sulita_si_ioca", False, (True, False),
+               doc="a last deal played alone (a sulità) is followed by one more, as a riposta or a tutità is"),
     )
 
     def hand_sizes(self) -> list[int]:
@@ -618,8 +620,11 @@ class Quattrigghiu(Game):
     def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         # The giro: four deals a round, so each player has the first right to call once a round;
         # the last dealer then faces the first holder of the 6 of denari. A last deal that ends in
-        # riposta or tutità is followed by one more, which becomes the last.
+        # riposta or tutità is followed by one more, which becomes the last; with sulita_si_ioca,
+        # so is a last deal whose caller played alone.
         if len(results) < 4 * self.options["rounds"] or results[-1].outcome in ("riposta", "tutita"):
+            return False, None
+        if self.options["sulita_si_ioca"] and results[-1].carry.get("aiuto", 0) is None:
             return False, None
         totals = [sum(r.delta[s] for r in results) for s in range(4)]
         best = max(totals)
