@@ -357,6 +357,107 @@ def test_the_match_lasts_its_rounds_and_the_highest_total_wins(seats: int, round
     assert osteria.replay(match.record()).result() == result
 
 
+# The seed's "chiamare mano": the dealer may end the match after the player before him has dealt.
+
+def play_deals(match: Match, rng: random.Random, deals: int) -> None:
+    """Play on until ``deals`` deals are over (or the match is), leaving the last on view."""
+    while len(match.results) < deals and not match.finished:
+        play_random_action(match, rng)
+
+
+def test_the_dealer_calls_mano_and_the_match_ends_once_the_seat_before_him_has_dealt() -> None:
+    match = osteria.new_match("calabresella", seed=7, seats=3, dealer=0, rounds=3)
+    rng = random.Random(7)
+    play_deals(match, rng, 1)
+    match.begin_deal()  # deal 2, dealt by seat 1
+    assert match.may_declare_last_round(1)
+    match.declare_last_round(1)
+    assert match.last_round == {"deal": 1, "seat": 1, "last_deal": 3}
+    for seat in range(3):  # every seat sees it
+        assert match.observation(seat)["last_round"] == {"deal": 1, "seat": 1, "last_deal": 3}
+    play_deals(match, rng, 3)
+    assert not match.finished and match.deal_due
+    play_deals(match, rng, 4)
+    assert match.finished, "the round from seat 1 on is over: seats 1, 2 and 0 have dealt"
+    assert [d.dealer for d in match.deals] == [0, 1, 2, 0]
+    result = match.result()
+    best = max(result["totals"])
+    assert result["winners"] == [s for s in range(3) if result["totals"][s] == best]
+    record = match.record()
+    assert record["last_round"] == {"deal": 1, "seat": 1}
+    again = osteria.replay(json.loads(json.dumps(record)))
+    assert again.result() == result and again.finished
+    assert again.record() == record
+
+
+def test_mano_called_between_deals_is_the_next_dealers_and_a_saved_match_keeps_it() -> None:
+    match = osteria.new_match("calabresella", seed=3, seats=4, dealer=2, rounds=2)
+    rng = random.Random(3)
+    play_deals(match, rng, 2)  # seats 2 and 3 have dealt; seat 0 deals next
+    assert match.deal_due
+    assert not match.may_declare_last_round(3) and match.may_declare_last_round(0)
+    match.declare_last_round(0)
+    assert match.last_round == {"deal": 2, "seat": 0, "last_deal": 5}
+    saved = match.record()  # saved before the next deal is dealt
+    assert saved["last_round"] == {"deal": 2, "seat": 0} and len(saved["deals"]) == 2
+    resumed = osteria.replay(saved)
+    assert resumed.last_round == match.last_round
+    for table in (match, resumed):
+        play_deals(table, random.Random(4), 6)
+        assert table.finished and len(table.results) == 6  # not the 8 deals of two rounds
+        assert table.deals[-1].dealer == 3  # the seat before seat 0
+    # a match saved in the middle of the last round resumes with it too
+    partway = osteria.replay({**match.record(), "deals": match.record()["deals"][:4]})
+    assert partway.last_round == match.last_round and not partway.finished
+
+
+def test_mano_is_refused_to_anyone_but_the_dealer_twice_in_the_last_round_and_once_over() -> None:
+    match = osteria.new_match("calabresella", seed=5, seats=3, dealer=1, rounds=2)
+    for seat in (0, 2):
+        assert not match.may_declare_last_round(seat)
+        with pytest.raises(IllegalAction, match="only the dealer, seat 1, may call mano"):
+            match.declare_last_round(seat)
+    with pytest.raises(IllegalAction, match="no seat 3"):
+        match.declare_last_round(3)
+    match.declare_last_round(1)
+    with pytest.raises(IllegalAction, match="already declared, by seat 1 in deal 1"):
+        match.declare_last_round(1)
+    # In the match's last round calling mano would change nothing.
+    late = osteria.new_match("calabresella", seed=5, seats=3, dealer=1, rounds=2)
+    rng = random.Random(5)
+    play_deals(late, rng, 3)
+    late.begin_deal()  # deal 4, the first of the last round
+    with pytest.raises(IllegalAction, match="would not shorten it"):
+        late.declare_last_round(late.deals[-1].dealer)
+    play_deals(late, rng, 6)
+    assert late.finished
+    with pytest.raises(IllegalAction, match="the match is over"):
+        late.declare_last_round(0)
+    assert "last_round" not in late.record()
+
+
+@pytest.mark.parametrize("game", ["tressette", "traversone", "quattrigghiu", "sancagna"])
+def test_the_other_games_have_no_declared_last_round(game: str) -> None:
+    match = osteria.new_match(game, seed=0, dealer=0)
+    assert not any(match.may_declare_last_round(seat) for seat in range(match.game.seats))
+    with pytest.raises(IllegalAction, match=f"{game} has no declared last round"):
+        match.declare_last_round(0)
+
+
+@pytest.mark.parametrize(("last_round", "says"), [
+    ({"deal": 0, "seat": 1}, "only the dealer, seat 0"),
+    ({"deal": 5, "seat": 0}, "cannot begin with deal 5 of a record of 1 deals"),
+    ({"deal": "0", "seat": 0}, "last_round.deal: the deal of the last round must be an integer"),
+    ({"deal": 0}, "last_round.seat"),
+    ([0, 0], "last_round: the last round must be an object"),
+])
+def test_a_record_with_a_wrong_last_round_is_refused(last_round: Any, says: str) -> None:
+    match = osteria.new_match("calabresella", seed=1, seats=3, dealer=0)
+    record = {**match.record(), "last_round": last_round}
+    with pytest.raises(osteria.RecordError, match=says):
+        osteria.replay(record)
+
+
 @pytest.mark.parametrize("options", [{"rounds": 0}, {"rounds": "2"}, {"rounds": True}, {"target": 31}])
 def test_bad_options_are_refused(options: dict[str, Any]) -> None:
     with pytest.raises(RulesError):

@@ -250,6 +250,23 @@ class Game(ABC):
         duplicate play: one deal, unless the game scores over several."""
         return bool(results)
 
+    # -- a last round declared at the table --------------------------------------------------
+
+    def last_round_end(self, index: int, dealer: int, seat: int) -> int:
+        """Where the game lets a table end its match early (a control of the table, not a move of
+        a deal): ``seat`` declares, while deal number ``index``, dealt by ``dealer``, is played or
+        about to be dealt, that the round of deals it begins is the match's last. Returns the index
+        of the match's last deal then; IllegalAction, saying why, where the game or the moment
+        does not allow it. By default a game has no such declaration."""
+        raise IllegalAction(f"{self.name} has no declared last round")
+
+    def declared_end_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
+        """Whether a match is over once the last deal of a declared last round is played, and its
+        winners: by default it is, and the best totals win (the lowest where ``lower_wins``)."""
+        totals = [sum(r.delta[s] for r in results) for s in range(self.seats)]
+        best = min(totals) if self.lower_wins else max(totals)
+        return True, [s for s in range(self.seats) if totals[s] == best]
+
 
 @dataclass
 class DealRecord:
@@ -282,6 +299,10 @@ class Match:
         self._finished = False
         self._winners: list[int] | None = None
         self._legal: list[int] | None = None
+        # A last round declared at the table: (the deal it begins with, the seat that declared),
+        # and the index of the match's last deal it makes.
+        self._last_round: tuple[int, int] | None = None
+        self._last_deal: int | None = None
 
     # -- deals -----------------------------------------------------------------------------
 
@@ -321,7 +342,54 @@ class Match:
     def _deal_over(self, deal: Deal) -> None:
         self.results.append(deal.result())
         self._finished, self._winners = self.game.match_status(self.results)
+        if not self._finished and self._last_deal is not None and len(self.results) > self._last_deal:
+            self._finished, self._winners = self.game.declared_end_status(self.results)
         self._next_dealer = self.game.next_dealer(deal)
+
+    # -- a last round declared at the table --------------------------------------------------
+
+    def _declaring_at(self) -> tuple[int, int]:
+        """The deal a declaration of the last round begins with now, and its dealer: the deal in
+        progress (or on view), or the next one while it is due."""
+        if self.deal_due:
+            return len(self.deals), self._next_dealer
+        return len(self.deals) - 1, self.deals[-1].dealer
+
+    def declare_last_round(self, seat: int) -> None:
+        """A control of the table, not a move: ``seat`` declares that the round of deals beginning
+        with the current deal (the next one, while a deal is due) is the match's last, where the
+        game allows it (``Game.last_round_end``). The match then ends, with its winners, once that
+        round is played. IllegalAction, saying why, where it may not."""
+        if self._finished:
+            raise IllegalAction("the match is over")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.game.seats:
+            raise IllegalAction(f"no seat {seat!r} in a {self.game.seats}-seat game")
+        if self._last_round is not None:
+            index, by = self._last_round
+            raise IllegalAction(f"the last round is already declared, by seat {by} in deal {index + 1}")
+        index, dealer = self._declaring_at()
+        last = self.game.last_round_end(index, dealer, seat)
+        self._last_round, self._last_deal = (index, seat), last
+
+    def may_declare_last_round(self, seat: int) -> bool:
+        """Whether ``seat`` may declare the last round now (:meth:`declare_last_round`)."""
+        if self._finished or self._last_round is not None:
+            return False
+        index, dealer = self._declaring_at()
+        try:
+            self.game.last_round_end(index, dealer, seat)
+        except IllegalAction:
+            return False
+        return True
+
+    @property
+    def last_round(self) -> dict[str, int] | None:
+        """The last round declared, if any: the deal it begins with, the seat that declared it,
+        and the match's last deal (indices from 0)."""
+        if self._last_round is None or self._last_deal is None:
+            return None
+        index, seat = self._last_round
+        return {"deal": index, "seat": seat, "last_deal": self._last_deal}
 
     def replay_steps(self, deals: int | None = None) -> Iterator[tuple[int, Match, int, int]]:
         """Every action of the first ``deals`` deals (all by default), played again from the same
@@ -411,6 +479,8 @@ class Match:
             "totals": self.totals(),
             "finished": self._finished,
         }
+        if self._last_round is not None:
+            obs["last_round"] = self.last_round
         if current is not None:
             obs.update(current.observation(seat))
             if current.over:
@@ -450,13 +520,17 @@ class Match:
                                   else [CARD_STRINGS[c] for c in cards] for role, cards in rec.stock.items()}
             entry["actions"] = [[seat, rec.deal.action_str(a)] for seat, a in rec.deal.history]
             deals.append(entry)
-        return {
+        record: dict[str, JSON] = {
             "format": "osteria/1",
             "game": self.game.name,
             "options": self.game.changed_options(),
             "players": list(self.players),
             "deals": deals,
         }
+        if self._last_round is not None:  # an addition to version 1 (docs/records.md)
+            index, seat = self._last_round
+            record["last_round"] = {"deal": index, "seat": seat}
+        return record
 
 
 def parse_cards(words: Sequence[str], action: str) -> list[int]:

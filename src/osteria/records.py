@@ -103,9 +103,37 @@ def replay(record: dict[str, Any]) -> Match:
         if not 0 <= first_dealer < game.seats:
             raise RecordError(f"no seat {first_dealer} at a table of {game.seats}", "deals[0].dealer")
     match = Match(game, players=players, dealer=first_dealer)
+    declared = _last_round(record.get("last_round"), len(deals))
     for d, entry in enumerate(deals):
+        if declared is not None and declared[0] == d:
+            _declare(match, declared[1])
         _replay_deal(match, entry, f"deals[{d}]")
+    if declared is not None and declared[0] == len(deals):
+        _declare(match, declared[1])
     return match
+
+
+def _last_round(value: Any, deals: int) -> tuple[int, int] | None:
+    """A record's declared last round (an addition to version 1): the deal it begins with and the
+    seat that declared it, or None where the record has none."""
+    if value is None:
+        return None
+    _expect(value, dict, "the last round", "last_round")
+    index = _expect(value.get("deal"), int, "the deal of the last round", "last_round.deal")
+    seat = _expect(value.get("seat"), int, "the seat that declared the last round", "last_round.seat")
+    if not deals or not 0 <= index <= deals:
+        # The deal in progress when it was declared, or the next one if none was (a record saved
+        # between deals ends with the deal before it).
+        raise RecordError(f"the last round cannot begin with deal {index} of a record of {deals} deals",
+                          "last_round")
+    return index, seat
+
+
+def _declare(match: Match, seat: int) -> None:
+    try:
+        match.declare_last_round(seat)
+    except IllegalAction as exc:
+        raise RecordError(f"the last round cannot be declared: {exc}", "last_round") from None
 
 
 def _replay_deal(match: Match, entry: Any, where: str) -> None:

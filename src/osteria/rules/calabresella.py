@@ -412,6 +412,17 @@ class Calabresella(Game):
         best = max(totals)
         return True, [s for s in range(self.seats) if totals[s] == best]
 
+    def last_round_end(self, index: int, dealer: int, seat: int) -> int:
+        # "Chiamare mano": at any point of the match the dealer ("chi fa le carte") may end it
+        # after the player before him has dealt, so each seat deals once more, from the dealer on.
+        # The seed gives it to the dealer alone: the other seats cannot.
+        if seat != dealer:
+            raise IllegalAction(f"only the dealer, seat {dealer}, may call mano (the last round), not seat {seat}")
+        last = index + self.seats - 1
+        if last >= self.options["rounds"] * self.seats - 1:
+            raise IllegalAction("the match ends with this round anyway: calling mano would not shorten it")
+        return last
+
 
 GLOSSARY = {
     "vinta": ("il chiamante fa almeno 6 punti", "the caller's side made 6 points or more"),
