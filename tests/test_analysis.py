@@ -12,7 +12,7 @@ import pytest
 import osteria
 from osteria.analysis import DealAnalysis, Step, analyse_deal, hint
 from osteria.bots import RandomBot
-from osteria.bots.solver import Solver, card_of
+from osteria.bots.solver import Solver
 from osteria.cards import CARD_STRINGS, parse_card
 from osteria.engine import Match
 from osteria.i18n import MESSAGES
@@ -188,7 +188,7 @@ def _check_against_the_solver(match: Match, step: Step) -> None:
     assert exact and step.open_values is not None
     raw = {CARD_STRINGS[c]: v for c, v in values.items()}
     pick = min if match.game.lower_wins else max
-    played = card_of(deal, deal.parse_action(step.action))
+    played = deal.card_of(deal.parse_action(step.action))
     assert played is not None
     assert step.cost_open == abs(raw[pick(raw, key=lambda c: raw[c])] - raw[CARD_STRINGS[played]])
 

@@ -11,7 +11,7 @@ import pytest
 import osteria
 from osteria.bots import BOTS, HEURISTICS, Bot, make_bot
 from osteria.bots.hybrid import HybridBot
-from osteria.bots.solver import Solver, in_play
+from osteria.bots.solver import Solver
 from osteria.engine import Match
 from osteria.sampling import Unsatisfiable
 
@@ -51,7 +51,7 @@ def positions(game: str, cards_left: int, count: int) -> Iterator[Match]:
         match = osteria.new_match(game, seed=seed)
         deal = match.deal
         assert deal is not None
-        while not deal.over and not (in_play(deal) and len(match.legal_actions()) > 1
+        while not deal.over and not (deal.in_card_play and len(match.legal_actions()) > 1
                                      and sum(h.bit_count() for h in deal.hands) <= cards_left):  # type: ignore[attr-defined]
             seat = match.decider
             assert seat is not None

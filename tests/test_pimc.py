@@ -10,7 +10,7 @@ import pytest
 import osteria
 from osteria.bots import BOTS, make_bot
 from osteria.bots.pimc import PimcBot
-from osteria.bots.solver import Solver, card_of
+from osteria.bots.solver import Solver
 from osteria.engine import Match
 
 from helpers import play_random_action
@@ -90,8 +90,8 @@ def test_pimc_finds_the_play_that_is_best_whatever_the_hidden_cards() -> None:
             best = {c for c, v in values.items() if v == top}
             best_everywhere = best if best_everywhere is None else best_everywhere & best
         assert best_everywhere is not None
-        if len({card_of(deal, a) for a in deal.legal()}) < 2 or len(best_everywhere) != 1:
+        if len({deal.card_of(a) for a in deal.legal()}) < 2 or len(best_everywhere) != 1:
             continue
         found += 1
         action = PimcBot(found, samples=8).act(obs, obs["legal_actions"])
-        assert card_of(deal, deal.parse_action(action)) in best_everywhere
+        assert deal.card_of(deal.parse_action(action)) in best_everywhere

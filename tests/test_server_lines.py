@@ -18,7 +18,7 @@ import osteria
 from osteria.cards import CARD_STRINGS, RANK_NAMES, SUIT_NAMES, card_symbol, parse_card, suit_of
 from osteria.rules import GAMES, quattrigghiu
 from osteria.rules.tressette_family import STRENGTH
-from osteria.views import game_terms, view_for
+from osteria.views import view_for
 from server_helpers import create, play_seat, receive, served, ws_url
 
 from helpers import words_in
@@ -170,7 +170,8 @@ def test_games_list_card_names_and_each_games_terms(base: str) -> None:
     assert games["cards"] == {"suit_names": {k: list(v) for k, v in SUIT_NAMES.items()},
                               "rank_names": {k: list(v) for k, v in RANK_NAMES.items()}}
     for entry in games["games"]:
-        glossary, signal_names = game_terms(osteria.game_rules(entry["name"]))
+        rules = osteria.game_rules(entry["name"])
+        glossary, signal_names = rules.glossary(), rules.signal_names()
         assert entry["glossary"] == {word: list(pair) for word, pair in glossary.items()}
         assert entry["signal_names"] == {word: list(pair) for word, pair in signal_names.items()}
     by_name = {g["name"]: g for g in games["games"]}

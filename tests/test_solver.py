@@ -27,10 +27,15 @@ def same_side(deal: Deal, a: int, b: int) -> bool:
     return side_of(a) == side_of(b)
 
 
+def sense(deal: Deal) -> int:
+    """+1 where the seat wants a high value, -1 where points are poison."""
+    return -1 if isinstance(deal, TraversoneDeal) else 1
+
+
 def brute_force(deal: Deal, seat: int) -> int:
     """Minimax over every card (a signal dropped) with the deal's own apply() and result()."""
     if deal.over:
-        return solver.final_value(deal, seat)
+        return deal.play_value(seat)
     mover = deal.to_move
     assert mover is not None
     if isinstance(deal, sancagna.SancagnaDeal) and deal.caller is not None:
@@ -38,20 +43,20 @@ def brute_force(deal: Deal, seat: int) -> int:
     else:
         cards: dict[int, int] = {}
         for a in deal.legal():
-            c = solver.card_of(deal, a)
+            c = deal.card_of(a)
             if c is not None:
                 cards.setdefault(c, a)
         if isinstance(deal, sancagna.SancagnaDeal) and deal.trick:  # by the rules, also under tavola
             must = sancagna.required(deal.hands[mover], deal.trick[0] // 13, deal.trump)
             cards = {c: a for c, a in cards.items() if must >> c & 1}
         actions = list(cards.values()) or deal.legal()  # no card: tutita or basta
-    sense = solver.sense(deal)
+    direction = sense(deal)
     values = []
     for a in actions:
         child = deal.copy()
         child.apply(a)
-        values.append(sense * brute_force(child, seat))
-    return sense * (max(values) if same_side(deal, mover, seat) else min(values))
+        values.append(direction * brute_force(child, seat))
+    return direction * (max(values) if same_side(deal, mover, seat) else min(values))
 
 
 def ending(game: str, rng: random.Random, tricks: int, **options: object) -> Deal:
@@ -61,7 +66,7 @@ def ending(game: str, rng: random.Random, tricks: int, **options: object) -> Dea
         deal = osteria.new_match(game, seed=rng.getrandbits(32), **options).deal  # type: ignore[arg-type]
         assert deal is not None
         while not deal.over:
-            playing = solver.in_play(deal) and not (isinstance(deal, sancagna.SancagnaDeal) and deal.caller is not None)
+            playing = deal.in_card_play and not deal.stake_beyond_play()
             if playing and deal.hands[deal.to_move].bit_count() <= tricks and rng.random() < 0.4:  # type: ignore[attr-defined,index]
                 return deal
             deal.apply(rng.choice(deal.legal()))
@@ -103,13 +108,13 @@ def test_every_card_is_valued_as_brute_force_values_it(game: str, options: dict[
         assert exact
         best = solver.Solver(compiled=compiled).solve(deal)
         for a in deal.legal():
-            c = solver.card_of(deal, a)
+            c = deal.card_of(a)
             if c is None or c not in values:
                 continue
             child = deal.copy()
             child.apply(a)
             assert values[c] == brute_force(child, seat)
-        pick = max if solver.sense(deal) > 0 else min
+        pick = max if sense(deal) > 0 else min
         assert best.value == pick(values.values()) == values[best.best]
 
 
@@ -139,7 +144,7 @@ def test_the_tutita_window_is_the_winning_side_s_choice() -> None:
 def test_signals_and_accusi_are_not_cards() -> None:
     deal = osteria.new_match("tressette", seed=3).deal
     assert deal is not None
-    cards = {solver.card_of(deal, a) for a in deal.legal()} - {None}
+    cards = {deal.card_of(a) for a in deal.legal()} - {None}
     assert cards == set(solver.ending(deal, deal.to_move).moves()) | cards  # type: ignore[arg-type]
     assert all(0 <= c < 52 for c in cards if c is not None)
 
@@ -188,7 +193,7 @@ def thirds_by_brute_force(deal: TressetteDeal, side: int) -> int:
     mover = deal.to_move
     assert mover is not None
     values = []
-    for card in {solver.card_of(deal, a) for a in deal.legal()} - {None}:
+    for card in {deal.card_of(a) for a in deal.legal()} - {None}:
         child = deal.copy()
         child.apply(card)  # type: ignore[arg-type]
         values.append(thirds_by_brute_force(child, side))

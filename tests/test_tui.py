@@ -34,7 +34,6 @@ from osteria.views import (
     TableView,
     TraversoneView,
     TressetteView,
-    game_terms,
     thirds_text,
     view_for,
 )
@@ -292,13 +291,13 @@ def test_cards_on_the_table_show_who_played_them_and_the_signal() -> None:
     assert view.signals(obs) == ["Segni: tu 4♦ busso, bot 1 3♠ striscio"]
 
 
-# A game the table has no view for, from a module without a glossary.
-Unknown = type("Unknown", (), {"name": "sconosciuto", "__module__": "osteria.cards"})
+# A game the table has no view for, and no words of its own.
+Unknown = type("Unknown", (), {"name": "sconosciuto", "glossary": lambda self: {}, "signal_names": lambda self: {}})
 
 
 def test_a_game_without_a_view_is_drawn_generically() -> None:
     view = view_for(Unknown(), "en", ["you", "ann", "bob"], 0)
-    assert type(view) is TableView and game_terms(Unknown()) == ({}, {})
+    assert type(view) is TableView
     obs = {"game": "sconosciuto", "dealer": 2, "hand": ["Rb", "Ad"], "hands": [["Rb", "Ad"], None, ["3c"]],
            "trick": [[1, "7s"]], "history": [[1, "chiamo Ad"], [1, "7s"]], "totals": [1, 2, 3],
            "briscola": "5c", "bids": [[1, "chiamo Ad"]], "tally": {"ann": 3}, "passed": None,
@@ -569,3 +568,33 @@ def test_the_end_of_the_match_names_the_winners_for_the_persons_seat() -> None:
     assert view.match_over([1, 2]) == [MESSAGES["en"]["match_over"], "Winners: b1, b2.", MESSAGES["en"]["you_lost"]]
     assert view.match_over([0])[-1] == MESSAGES["en"]["you_won"]
     assert view.match_over([]) == [MESSAGES["en"]["match_over"], MESSAGES["en"]["no_winner"]]
+
+
+def test_the_dealer_types_mano_and_the_match_ends_after_that_round(tmp_path: Path) -> None:
+    path = tmp_path / "mano.json"
+    match = osteria.new_match("calabresella", seed=2, seats=3, dealer=0, players=["tu", "b1", "b2"])
+    out = io.StringIO()
+    # Seat 0 deals the first deal: it calls mano (and says yes); later "mano" is refused.
+    table = PlainTable(match, bots={1: RandomBot(1), 2: RandomBot(2)}, save=str(path),
+                       input_fn=script(["mano", "s", "mano"]), output=out)
+    assert table.run() == 0
+    text = out.getvalue()
+    assert "mano: chiami l'ultimo giro, e la partita finisce con la smazzata 3." in text
+    assert "Ultimo giro, chiamato da te: la partita finisce con la smazzata 3." in text
+    assert "Ora non puoi chiamare l'ultimo giro: the last round is already declared, by seat 0 in deal 1" in text
+    assert match.finished and len(match.results) == 3  # not the six deals of two rounds
+    record = load(path)
+    assert record["last_round"] == {"deal": 0, "seat": 0}
+    assert osteria.replay(record).result() == match.result()
+
+
+def test_mano_is_offered_only_to_the_dealer_and_refused_to_the_others() -> None:
+    match = osteria.new_match("calabresella", seed=2, seats=3, dealer=1, players=["you", "b1", "b2"])
+    out = io.StringIO()
+    table = PlainTable(match, lang="en", bots={1: RandomBot(1), 2: RandomBot(2)},
+                       input_fn=script(["last"], then=None), output=out)
+    table.run()
+    text = out.getvalue()
+    assert "You cannot declare the last round now: only the dealer, seat 1, may call mano" in text
+    assert "mano (or last): declare the last round" not in text
+    assert match.last_round is None

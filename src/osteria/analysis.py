@@ -37,14 +37,11 @@ from osteria.bots import HEURISTICS
 from osteria.bots.base import Evaluation
 from osteria.bots.levels import search_bot, strongest_bot
 from osteria.bots.pimc import PimcBot
-from osteria.bots.solver import Solver, card_of, in_play, sense
+from osteria.bots.solver import Solver
 from osteria.cards import CARD_STRINGS
 from osteria.engine import Deal, Match
 from osteria.rules import GAMES
 
-# Games whose solver values count the card points taken, not the result (``Game.unit``): in
-# Sancagna calling oneself out depends on the tally, not on the open cards.
-SOLVED_IN_POINTS = {"sancagna"}
 # The solver's node budget for one position of the analysis: about a second in pure Python.
 MAX_NODES = 200_000
 # Costs below this are the rounding of float means, not a loss.
@@ -164,12 +161,12 @@ def analyse_deal(match: Match, deal_index: int, *, honest_time: float = 0.2, max
         best: str | None = None
         cost_open: float | None = None
         open_values: dict[str, float] | None = None
-        card = card_of(before, action)
+        card = before.card_of(action)
         if tricks[j] is not None and card is not None:
-            if len({card_of(before, a) for a in before.legal()} - {None}) == 1:
+            if len({before.card_of(a) for a in before.legal()} - {None}) == 1:
                 best, cost_open = text, 0.0  # a forced card costs nothing, whatever it is worth
             elif solvable:
-                open_values = _open_values(before, max_nodes)
+                open_values = _open_values(before, max_nodes, -1 if match.game.lower_wins else 1)
                 solvable = open_values is not None
                 if open_values is not None:
                     best, cost_open = _against(open_values, CARD_STRINGS[card], text)
@@ -187,10 +184,10 @@ def analyse_deal(match: Match, deal_index: int, *, honest_time: float = 0.2, max
         if progress is not None:
             progress(done, total)
     steps.reverse()
-    unit = GAMES[game].unit
-    if game in SOLVED_IN_POINTS:
-        return DealAnalysis(game, "points", steps, unit)
-    return DealAnalysis(game, unit, steps)
+    rules = match.game
+    if rules.solver_unit is not None:  # the solver counts something else than the result
+        return DealAnalysis(game, rules.solver_unit, steps, rules.unit)
+    return DealAnalysis(game, rules.unit, steps)
 
 
 def _positions(match: Match, deal_index: int) -> list[Position]:
@@ -210,7 +207,7 @@ def _trick_numbers(positions: list[Position]) -> list[int | None]:
     numbers: list[int | None] = []
     played = 0
     for _, action, deal, _ in positions:
-        if in_play(deal) and card_of(deal, action) is not None:
+        if deal.in_card_play and deal.card_of(action) is not None:
             numbers.append(played // deal.seats + 1)
             played += 1
         else:
@@ -218,13 +215,12 @@ def _trick_numbers(positions: list[Position]) -> list[int | None]:
     return numbers
 
 
-def _open_values(deal: Deal, max_nodes: int | None) -> dict[str, float] | None:
-    """The double-dummy value of each card the seat to move may play, higher is better for it;
-    None if the solver cannot finish within the budget."""
+def _open_values(deal: Deal, max_nodes: int | None, direction: int) -> dict[str, float] | None:
+    """The double-dummy value of each card the seat to move may play, higher is better for it
+    (``direction`` -1 where points are poison); None if the solver cannot finish within the budget."""
     values, exact = Solver(max_nodes).move_values(deal)
     if not exact:
         return None
-    direction = sense(deal)
     return {CARD_STRINGS[c]: float(direction * v) for c, v in sorted(values.items())}
 
 

@@ -84,6 +84,22 @@ class DealResult:
         return {"outcome": self.outcome, "points": list(self.points), "delta": list(self.delta)}
 
 
+@dataclass(frozen=True)
+class SearchHints:
+    """A game's measured guidance for searching players: from how many cards left in all hands
+    the solver values every action of a sampled deal within a decision's budget (0: never), how
+    many standard errors a solved action must beat the rule-based player's by, and from how
+    many cards left the card play is simulated where it is not solved."""
+
+    solve_cards: int = 0
+    solved_confidence: float = 0.0
+    simulate_cards: int = 0
+
+
+Terms = Mapping[str, tuple[str, str]]
+"""A game's words with their Italian and English translations."""
+
+
 class Deal(ABC):
     """One deal in progress. Actions are integers; the game maps them to and from strings."""
 
@@ -91,6 +107,7 @@ class Deal(ABC):
     dealer: int
     to_move: int | None
     history: list[tuple[int, int]]
+    hands: list[int]  # the cards each seat holds, as bitmasks
 
     @abstractmethod
     def legal(self) -> list[int]:
@@ -139,6 +156,43 @@ class Deal(ABC):
         """The seat that chooses for ``seat`` (a dummy's partner chooses for the dummy)."""
         return seat
 
+    # -- what generic code asks of a deal: search, analysis, views ------------------------------
+
+    @property
+    def in_card_play(self) -> bool:
+        """Whether the deal is in its card play, or over: where the double-dummy solver applies.
+        A game with bidding, exchanges or a window between tricks says when."""
+        return True
+
+    @property
+    def cards_in_hands(self) -> int:
+        """How many cards the hands still hold: how far the deal is from its end."""
+        return sum(hand.bit_count() for hand in self.hands)
+
+    def card_of(self, action: int) -> int | None:
+        """The card an action plays (a signal dropped), or None for any other action. By
+        default an action below 52 is the card of that number."""
+        return action if action < 52 else None
+
+    def same_side(self, a: int, b: int) -> bool:
+        """Whether seats ``a`` and ``b`` play for one side in this deal."""
+        return a == b
+
+    def stake_beyond_play(self) -> bool:
+        """Whether the decision now weighs a stake that the play of the open cards does not
+        settle (a call-out that hangs on a tally across deals): there search must not choose."""
+        return False
+
+    def open_choices(self) -> list[int] | None:
+        """For a decision within the card play that is not a card, the actions the solver
+        searches as the deciding side's choice; None where there is none."""
+        return None
+
+    def play_value(self, seat: int) -> int:
+        """The value of the finished deal for ``seat`` in the solver's terms (``Game.solver_unit``):
+        by default the seat's result."""
+        return self.result().delta[seat]
+
 
 class Game(ABC):
     """The rules of one game with its options."""
@@ -153,10 +207,16 @@ class Game(ABC):
     partnership: ClassVar[bool] = False
     # Whether a lower score is the better one (Traversone, where points are poison).
     lower_wins: ClassVar[bool] = False
+    # Whether the deltas of every deal add up to zero (stakes paid by the losers to the winners).
+    zero_sum: ClassVar[bool] = False
     # Roles that always hold one card: a record writes them as that card, not as a list.
     single_card_roles: ClassVar[tuple[str, ...]] = ()
     # What a deal result's delta counts, in English words ("points", "stakes", "circles").
     unit: ClassVar[str] = "points"
+    # What the double-dummy solver's values count, where it is not the result's unit.
+    solver_unit: ClassVar[str | None] = None
+    # How a searching player may spend its time in this game (see SearchHints).
+    search_hints: ClassVar[SearchHints]
 
     def __init__(self, seats: int | None = None, **options: JSON) -> None:
         self.seats = self.default_seats if seats is None else seats
@@ -244,6 +304,26 @@ class Game(ABC):
     @abstractmethod
     def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         """Whether the match is over after these deals, and then the winning seats."""
+
+    @abstractmethod
+    def score_bounds(self) -> tuple[int, int]:
+        """The lowest and the highest delta of one seat in one deal."""
+
+    @abstractmethod
+    def max_decisions(self) -> int:
+        """A bound on the decisions of one deal."""
+
+    def discard_size(self) -> int:
+        """How many cards one action sets aside together (a discard named as one action), or 0."""
+        return 0
+
+    def glossary(self) -> Terms:
+        """The game's own words, each with its Italian and English explanation."""
+        return {}
+
+    def signal_names(self) -> Terms:
+        """The names of the game's signals, each with its Italian and English explanation."""
+        return {}
 
     def board_over(self, results: Sequence[DealResult]) -> bool:
         """Whether the first deals of a match make a whole unit for comparing players in
@@ -373,14 +453,18 @@ class Match:
 
     def may_declare_last_round(self, seat: int) -> bool:
         """Whether ``seat`` may declare the last round now (:meth:`declare_last_round`)."""
+        return self.last_deal_if_declared(seat) is not None
+
+    def last_deal_if_declared(self, seat: int) -> int | None:
+        """The index of the match's last deal if ``seat`` declared the last round now; None where
+        it may not (what a table offering the declaration says it would do)."""
         if self._finished or self._last_round is not None:
-            return False
+            return None
         index, dealer = self._declaring_at()
         try:
-            self.game.last_round_end(index, dealer, seat)
+            return self.game.last_round_end(index, dealer, seat)
         except IllegalAction:
-            return False
-        return True
+            return None
 
     @property
     def last_round(self) -> dict[str, int] | None:

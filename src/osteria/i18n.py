@@ -1,7 +1,7 @@
 """The words of osteria's tables, in Italian (the default) and English.
 
-Game terms stay Italian in both languages, as players use them; a game module's ``GLOSSARY``
-and ``SIGNAL_NAMES`` give each term as ``(italiano, English)``, and :func:`term` picks the
+Game terms stay Italian in both languages, as players use them; a game's ``glossary()``
+and ``signal_names()`` give each term as ``(italiano, English)``, and :func:`term` picks the
 column of a language. Everything else a table says is in :data:`MESSAGES`.
 """
 
@@ -59,6 +59,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "error": "Errore: {error}",
         "bad_seat": "non c'è il posto {seat}: i posti vanno da 0 a {last}",
         "dummy_seat": "il posto {seat} è un morto, giocato dal compagno: scegli un altro posto",
+        # A last round declared at the table (Calabresella's chiamare mano)
+        "last_round": "Ultimo giro, chiamato da {name}: la partita finisce con la smazzata {n}.",
+        "last_round_offer": "mano: chiami l'ultimo giro, e la partita finisce con la smazzata {n}.",
+        "last_round_ask": "Chiamare l'ultimo giro? La partita finirà con la smazzata {n}. [s/N] ",
+        "last_round_none": "Ora non puoi chiamare l'ultimo giro: {why}",
         # Tressette
         "we": "noi",
         "they": "loro",
@@ -199,6 +204,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "error": "Error: {error}",
         "bad_seat": "there is no seat {seat}: seats go from 0 to {last}",
         "dummy_seat": "seat {seat} is a dummy, played by its partner: choose another seat",
+        # A last round declared at the table (Calabresella's chiamare mano)
+        "last_round": "Last round, declared by {name}: the match ends with deal {n}.",
+        "last_round_offer": "mano (or last): declare the last round, and the match ends with deal {n}.",
+        "last_round_ask": "Declare the last round? The match will end with deal {n}. [y/N] ",
+        "last_round_none": "You cannot declare the last round now: {why}",
         # Tressette
         "we": "we",
         "they": "they",
@@ -301,6 +311,7 @@ QUIT_WORDS = frozenset({"q", "quit", "esci", "exit"})
 HELP_WORDS = frozenset({"?", "aiuto", "help", "h"})
 HINT_WORDS = frozenset({"consiglio", "hint"})
 REVIEW_WORDS = frozenset({"analisi", "analysis"})
+LAST_ROUND_WORDS = frozenset({"mano", "ultimo giro", "last", "last round"})
 YES_WORDS = frozenset({"s", "si", "sì", "y", "yes"})
 
 

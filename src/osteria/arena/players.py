@@ -7,7 +7,6 @@ from typing import Protocol
 from osteria.arena.protocol import EngineBot
 from osteria.bots import HEURISTICS, Bot, make_bot
 from osteria.bots.pimc import WIDEST, PimcBot
-from osteria.bots.solver import in_play
 from osteria.engine import Match
 
 
@@ -61,7 +60,7 @@ class OraclePlayer:
     def choose(self, match: Match, seat: int) -> str:
         deal = match.deal
         assert deal is not None and deal.to_move is not None
-        if self.heuristic is not None and not in_play(deal):
+        if self.heuristic is not None and not deal.in_card_play:
             observation = match.observation(seat)
             return self.heuristic.act(observation, observation["legal_actions"])
         actions = {deal.action_str(a): a for a in deal.legal()}

@@ -7,16 +7,16 @@ and only on a clear margin, measured on the same sampled deals for every action:
   action of a sampled deal exactly within the budget, it plays PIMC: the action with the best
   mean exact value over deals sampled from the observation, when that mean beats the
   heuristic's by more than ``margin`` (in the solver's unit) and, where the game asks it
-  (SOLVED_CONFIDENCE), by that many standard errors of the paired differences;
+  (``Game.search_hints``), by that many standard errors of the paired differences;
 - every other decision (bids, calls, discards, Quattrigghiu's tutita, Sancagna's fuori or
-  avanti, and the card play where SIMULATE_CARDS asks) is simulated: each
+  avanti, and the card play where the game's search hints ask) is simulated: each
   candidate action is played on sampled deals and the deal finished by the heuristic player at
   every seat, each seeing only its own observation of that sampled deal; an action replaces
   the heuristic's when its mean result is higher by more than ``confidence`` standard errors of
   the paired differences.
 
 Early in the card play a sampled deal's outcome swings too much for a few samples to overrule
-a sound rule, so there the heuristic is taken as it is, except where SIMULATE_CARDS asks for a
+a sound rule, so there the heuristic is taken as it is, except where the game asks for a
 simulation. Where it agrees with the heuristic, duplicate play scores the two alike: the
 arena measures exactly the decisions that search overruled. The bot reads nothing but its
 observation.
@@ -33,28 +33,13 @@ from typing import Any
 import osteria
 from osteria.bots.base import Bot
 from osteria.bots.pimc import WIDEST, PimcBot
-from osteria.bots.solver import in_play
 from osteria.engine import Deal, Game
-from osteria.rules import sancagna
 from osteria.sampling import Unsatisfiable
 
-# Cards left in all hands from which the solver values a sampled deal's every action well
-# within a 0.1 s budget in each game (solver times measured by ``osteria bench``). Not in
-# Sancagna: the solver counts points, while the stake is reaching a circle and calling out
-# first, which its search cannot see (it takes every call as avanti).
-SOLVE_CARDS = {"tressette": 16, "calabresella": 18, "traversone": 16, "quattrigghiu": 16}
 # The fewest sampled deals on which a simulated action may overrule the heuristic.
 MIN_SAMPLES = 8
 # Sampled deals past which a solved decision stops early: its mean no longer moves.
 ENOUGH_SOLVED = 64
-# Standard errors by which a solved action must beat the heuristic's. In Traversone the solver
-# takes every other player as the seat's enemy (the paranoid reduction), which real opponents
-# are not; in Quattrigghiu PIMC lost to the rule unchecked, measured when its dealing after the
-# sixth trick was still slow (few deals in the time).
-SOLVED_CONFIDENCE = {"traversone": 1.5, "quattrigghiu": 1.5}
-# Cards left in all hands from which the card play not solved is simulated: Sancagna's whole
-# play (24 cards), whose result the playouts count in circles, call-outs included.
-SIMULATE_CARDS = {"sancagna": 24}
 
 
 class HybridBot(Bot):
@@ -67,7 +52,7 @@ class HybridBot(Bot):
         """``heuristic`` is the game's rule-based player (it must hold no state between
         decisions, as it also plays the sampled deals out). ``samples`` deals per decision
         (then the time limit is not looked at), else as many as ``time_limit`` seconds allow;
-        ``solve_cards`` overrides the game's SOLVE_CARDS, ``simulate_cards`` SIMULATE_CARDS;
+        ``solve_cards`` and ``simulate_cards`` override the game's ``search_hints``;
         a simulated decision before the card play weighs the heuristic's action against at most
         ``breadth - 1`` others."""
         self.heuristic = heuristic
@@ -94,14 +79,16 @@ class HybridBot(Bot):
             first = rules.sample_deal(observation, self.rng)
         except Unsatisfiable:  # the sampler found no deal in its tries: keep to the rule
             return proposal
-        cards_left = sum(h.bit_count() for h in getattr(first, "hands", ()))
-        solve_cards = SOLVE_CARDS.get(rules.name, 0) if self.solve_cards is None else self.solve_cards
-        simulate_cards = SIMULATE_CARDS.get(rules.name, 0) if self.simulate_cards is None else self.simulate_cards
-        solvable = in_play(first) and not _call_out(first) and cards_left <= solve_cards
-        if not solvable and in_play(first) and cards_left > simulate_cards and not _call_out(first):
+        hints = rules.search_hints
+        cards_left = first.cards_in_hands
+        solve_cards = hints.solve_cards if self.solve_cards is None else self.solve_cards
+        simulate_cards = hints.simulate_cards if self.simulate_cards is None else self.simulate_cards
+        in_play = first.in_card_play and not first.stake_beyond_play()
+        solvable = in_play and cards_left <= solve_cards
+        if not solvable and in_play and cards_left > simulate_cards:
             return proposal
         # A bid's playouts are whole deals, and costly: few candidates; a card's are short.
-        candidates = self.candidates(proposal, legal_actions, WIDEST if in_play(first) else self.breadth)
+        candidates = self.candidates(proposal, legal_actions, WIDEST if first.in_card_play else self.breadth)
         sense = -1 if rules.lower_wins else 1
         values: dict[str, list[float]] = {a: [] for a in candidates}
         deal: Deal | None = first
@@ -132,8 +119,7 @@ class HybridBot(Bot):
         n = len(gains)
         mean = sum(gains) / n
         if solvable:
-            confidence = SOLVED_CONFIDENCE.get(rules.name, 0.0) if self.solved_confidence is None \
-                else self.solved_confidence
+            confidence = hints.solved_confidence if self.solved_confidence is None else self.solved_confidence
             fewest = 1
         else:
             confidence, fewest = self.confidence, MIN_SAMPLES
@@ -176,8 +162,3 @@ class HybridBot(Bot):
                 rollout.apply(rollout.parse_action(self.heuristic.act(seen, legal)))
             values[text] = rollout.result().delta[seat]
         return values
-
-
-def _call_out(deal: Deal) -> bool:
-    """Whether the decision is Sancagna's fuori or avanti."""
-    return isinstance(deal, sancagna.SancagnaDeal) and deal.caller is not None

@@ -18,9 +18,8 @@ from typing import Any
 
 import osteria
 from osteria.bots.base import Bot, Evaluation
-from osteria.bots.solver import SearchBudget, Solver, card_of, ending, in_play
+from osteria.bots.solver import SearchBudget, Solver, ending
 from osteria.engine import Deal
-from osteria.rules import quattrigghiu, sancagna
 
 # Past this many actions (Calabresella's 1,820 discards) a decision weighs a random subset.
 WIDEST = 40
@@ -81,11 +80,11 @@ class PimcBot(Bot):
 
     def solved_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float] | None:
         """Every action's exact value in this deal, or None if the solver cannot serve here."""
-        if deal.over or (isinstance(deal, sancagna.SancagnaDeal) and deal.caller is not None):
+        if deal.over or deal.stake_beyond_play():
             return None  # a call-out to weigh: its stake is in circles, not card points
         by_card: dict[int, int] = {}
-        if in_play(deal):
-            if sum(h.bit_count() for h in getattr(deal, "hands", ())) > self.solve_cards:
+        if deal.in_card_play:
+            if deal.cards_in_hands > self.solve_cards:
                 return None  # too far from the end for the budget: the first search would be wasted
             try:
                 e = ending(deal, seat)
@@ -93,12 +92,12 @@ class PimcBot(Bot):
                 by_card = e.move_values()
             except (ValueError, SearchBudget):  # a game without a solver, or a deal too big
                 return None
-        elif not (isinstance(deal, quattrigghiu.QuattrigghiuDeal) and deal.phase == quattrigghiu.WINDOW):
+        elif deal.open_choices() is None:
             return None  # bidding, exchanges, discards: before the card play
         solver = Solver(self.max_nodes)
         values: dict[str, float] = {}
         for text, a in actions.items():
-            c = card_of(deal, a)
+            c = deal.card_of(a)
             if c is not None and c in by_card:
                 values[text] = by_card[c]
                 continue

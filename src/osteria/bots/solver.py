@@ -52,9 +52,9 @@ from osteria.cards import ITALIAN_40, SUIT_MASK, cards_of
 from osteria.engine import Deal, side_of
 from osteria.rules import quattrigghiu as q
 from osteria.rules import sancagna as sa
-from osteria.rules.calabresella import PASSO, CalabresellaDeal
+from osteria.rules.calabresella import CalabresellaDeal
 from osteria.rules.traversone import ACE_OF_BASTONI, TraversoneDeal
-from osteria.rules.tressette import ACCUSO_BASE, SIGNAL_STRIDE, TressetteDeal
+from osteria.rules.tressette import TressetteDeal
 from osteria.rules.tressette_family import LAST_TRICK_THIRDS, STRENGTH, THIRDS, playable, thirds_of, trick_taker
 
 if TYPE_CHECKING:
@@ -686,18 +686,12 @@ def _sancagna(deal: sa.SancagnaDeal, seat: int) -> Ending:
                   finish=lambda gained: deal.points[side] + gained)
 
 
-def in_play(deal: Deal) -> bool:
-    """Whether the deal is in its card play (or over), where the solver applies."""
-    phase = getattr(deal, "phase", None)
-    return deal.over or phase is None or phase in ("play", q.PLAY)
-
-
 def ending(deal: Deal, seat: int, compiled: bool = True) -> Ending:
     """The open-handed trick play of a deal in its card play, valued for ``seat``. With
     ``compiled`` (the default), the compiled kernel searches it where the kernel applies
     (Tressette and Calabresella of three or four seats) and numba is installed; without, the
     pure-Python reference does."""
-    if not in_play(deal) or deal.over:
+    if not deal.in_card_play or deal.over:
         raise ValueError("the solver searches the card play of a deal in progress")
     if isinstance(deal, TressetteDeal):
         e = _tressette(deal, seat)
@@ -726,27 +720,6 @@ def kernel_seats() -> int:
     return solver_kernel.MAX_SEATS
 
 
-def final_value(deal: Deal, seat: int) -> int:
-    """The value of a finished deal for ``seat``, in the solver's terms."""
-    if isinstance(deal, sa.SancagnaDeal):
-        return deal.points[side_of(seat)]
-    return deal.result().delta[seat]
-
-
-def card_of(deal: Deal, action: int) -> int | None:
-    """The card an action plays (a signal dropped), or None for any other action."""
-    if isinstance(deal, TressetteDeal):
-        return action % SIGNAL_STRIDE if action < ACCUSO_BASE else None
-    if isinstance(deal, CalabresellaDeal):
-        return action % SIGNAL_STRIDE if action < PASSO else None
-    return action if action < 52 else None
-
-
-def sense(deal: Deal) -> int:
-    """+1 where the seat wants a high value, -1 where points are poison."""
-    return -1 if isinstance(deal, TraversoneDeal) else 1
-
-
 class Solver:
     """Solves deals for one seat; ``max_nodes`` bounds each search, beyond which the value is
     estimated (``Solution.exact`` is then false)."""
@@ -761,8 +734,8 @@ class Solver:
             assert deal.to_move is not None
             seat = deal.to_move
         if deal.over:
-            return Solution(final_value(deal, seat), -1, True, 0)
-        if not in_play(deal) or (isinstance(deal, sa.SancagnaDeal) and deal.caller is not None):
+            return Solution(deal.play_value(seat), -1, True, 0)
+        if not deal.in_card_play or deal.stake_beyond_play():
             return self._choice(deal, seat)
 
         def root(e: Ending) -> tuple[int, int, int]:
@@ -796,12 +769,10 @@ class Solver:
         as the deciding side's choice, and Sancagna's fuori / avanti, taken as avanti."""
         mover = deal.to_move
         assert mover is not None
-        actions = deal.legal()
-        if isinstance(deal, sa.SancagnaDeal):
-            actions = [sa.AVANTI]
-        elif not (isinstance(deal, q.QuattrigghiuDeal) and deal.phase == q.WINDOW):
+        actions = deal.open_choices()
+        if actions is None:
             raise ValueError("the solver searches only the card play")
-        ours = _same_side(deal, mover, seat)
+        ours = deal.same_side(mover, seat)
         best, best_value, exact, nodes = -1, 0, True, 0
         for a in actions:
             child = deal.copy()
@@ -811,9 +782,3 @@ class Solver:
             if best < 0 or (s.value > best_value if ours else s.value < best_value):
                 best, best_value = a, s.value
         return Solution(best_value, best, exact, nodes)
-
-
-def _same_side(deal: Deal, a: int, b: int) -> bool:
-    if isinstance(deal, q.QuattrigghiuDeal):
-        return deal.side_of(a) == deal.side_of(b)
-    return side_of(a) == side_of(b)

@@ -70,8 +70,9 @@ class Encoding:
         self.words: list[str] = spec.words(rules)
         self._index = {word: i for i, word in enumerate(self.words)}
         self._discard_base = len(self.words)
-        self._discards = bool(self.game == "calabresella" and self.seats == 3)
-        self.action_size: int = self._discard_base + (comb(self.deck_size, calabresella.DISCARDS)
+        # A discard named as one action (Calabresella's scarto at three): one index per set of cards.
+        self._discards = rules.discard_size()
+        self.action_size: int = self._discard_base + (comb(self.deck_size, self._discards)
                                                       if self._discards else 0)
         self.low: Vector = np.concatenate([np.full(b.size, b.bounds[0], np.float32) for b in self.blocks])
         self.high: Vector = np.concatenate([np.full(b.size, b.bounds[1], np.float32) for b in self.blocks])
@@ -151,7 +152,7 @@ class Encoding:
             return index
         if self._discards and action.startswith("scarto "):
             positions = sorted(self.card_index.get(w, -1) for w in action.split()[1:])
-            if len(positions) == calabresella.DISCARDS and positions[0] >= 0 and len(set(positions)) == len(positions):
+            if len(positions) == self._discards and positions[0] >= 0 and len(set(positions)) == len(positions):
                 return self._discard_base + sum(comb(p, k + 1) for k, p in enumerate(positions))
         raise ValueError(f"{action!r} is not an action of {self.game} at {self.seats}")
 
@@ -163,7 +164,7 @@ class Encoding:
             return self.words[index]
         # The combinatorial number system: the largest position first.
         rest, positions = index - self._discard_base, []
-        for k in range(calabresella.DISCARDS, 0, -1):
+        for k in range(self._discards, 0, -1):
             p = k - 1
             while comb(p + 1, k) <= rest:
                 p += 1

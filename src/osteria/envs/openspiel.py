@@ -30,8 +30,7 @@ import pyspiel  # type: ignore[import-not-found, unused-ignore]
 from osteria.cards import CARD_STRINGS
 from osteria.engine import JSON, Deal, Game, RulesError
 from osteria.envs.encoding import Encoding, Vector, encoding
-from osteria.rules import GAMES, calabresella, traversone
-from osteria.rules.tressette_family import LAST_TRICK_THIRDS
+from osteria.rules import GAMES
 
 PREFIX = "osteria_"
 
@@ -44,36 +43,8 @@ def short_name(game: str) -> str:
 
 def _utility_range(rules: Game) -> tuple[float, float]:
     """The lowest and highest reward of one seat in one deal (sign-corrected where lower wins)."""
-    name = rules.name
-    if name == "tressette":
-        # 11 points of cards, and a side's accusi: at most a four of each carico and 4 napoletane.
-        return 0.0, 11.0 + 3 * 4 + 4 * 3
-    if name == "calabresella":
-        top = max(max(stakes[rules.seats][0], stakes[rules.seats][2]) for stakes in calabresella.STAKES.values())
-        return -float(top), float(top)
-    if name == "traversone":
-        deal_points = (sum(traversone.card_thirds(rules.options["asso_bastoni"])) + LAST_TRICK_THIRDS) // 3
-        return -float(max(deal_points, traversone.CAPPOTTO_OTHERS, traversone.ZERO_POINTS)), 0.0
-    if name == "quattrigghiu":
-        return -6.0, 6.0  # one alone stakes three, doubled by tutità
-    # Sancagna: two circles at most; under tavola each revoke found costs 3, at most 12 a side.
-    return (-36.0 if rules.options["tavola"] else 0.0), 2.0
-
-
-def _max_decisions(rules: Game) -> int:
-    """A bound on the decisions of one deal."""
-    cards = rules.seats * max(rules.hand_sizes())
-    extra = {
-        "tressette": 4 * 7,  # accusi: at most three of a kind of three ranks and four napoletane a seat
-        "calabresella": rules.seats + 3,  # the bidding, cedo, scarto
-        "traversone": 0,
-        "quattrigghiu": 4 + 1 + 3 + 2,  # four passu, the forced call, volunteers, the tutità window
-        "sancagna": 4 * 4 + 2 * 6,  # cenni, and fuori or avanti twice after each trick
-    }
-    return cards + extra[rules.name]
-
-
-_ZERO_SUM = ("calabresella", "quattrigghiu")
+    low, high = rules.score_bounds()
+    return (-float(high), -float(low)) if rules.lower_wins else (float(low), float(high))
 
 
 def _scalar_options(cls: type[Game]) -> dict[str, JSON]:
@@ -82,7 +53,7 @@ def _scalar_options(cls: type[Game]) -> dict[str, JSON]:
 
 
 def _game_type(name: str, cls: type[Game]) -> Any:
-    zero_sum = name in _ZERO_SUM
+    zero_sum = cls.zero_sum
     return pyspiel.GameType(
         short_name=short_name(name),
         long_name=f"osteria {name}",
@@ -159,8 +130,8 @@ class OsteriaGame(pyspiel.Game):  # type: ignore[misc]
             num_players=seats,
             min_utility=low,
             max_utility=high,
-            utility_sum=0.0 if name in _ZERO_SUM else None,
-            max_game_length=1 + len(rules.deck) + _max_decisions(rules),
+            utility_sum=0.0 if rules.zero_sum else None,
+            max_game_length=1 + len(rules.deck) + rules.max_decisions(),
         )
         super().__init__(_game_type(name, cls), info, {"players": seats, **{
             k: v for k, v in rules.options.items() if k in _scalar_options(cls)}})

@@ -12,7 +12,19 @@ import random
 from collections.abc import Mapping, Sequence
 
 from osteria.cards import CARD_STRINGS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, VENETA_52, card, cards_of
-from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, RulesError, partner_of, side_of
+from osteria.engine import (
+    JSON,
+    Deal,
+    DealResult,
+    Game,
+    IllegalAction,
+    Option,
+    RulesError,
+    SearchHints,
+    Terms,
+    partner_of,
+    side_of,
+)
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
@@ -137,6 +149,19 @@ class SancagnaDeal(Deal):
         self.history: list[tuple[int, int]] = []
 
     # -- legal actions --------------------------------------------------------------------------
+
+    def same_side(self, a: int, b: int) -> bool:
+        return side_of(a) == side_of(b)
+
+    def stake_beyond_play(self) -> bool:
+        return self.caller is not None  # fuori or avanti: the stake is the tally's circle
+
+    def open_choices(self) -> list[int] | None:
+        # Fuori or avanti is the player's: the play of the open cards is valued as if avanti.
+        return [AVANTI] if self.caller is not None else None
+
+    def play_value(self, seat: int) -> int:
+        return self.points[side_of(seat)]
 
     def legal(self) -> list[int]:
         seat = self.to_move
@@ -343,6 +368,11 @@ class Sancagna(Game):
     deck = VENETA_52
     seat_counts = (4,)
     default_seats = 4
+    # The solver counts card points: calling out hangs on the tally, which it cannot see.
+    solver_unit = "points"
+    # The whole card play (24 cards) is simulated, its playouts counted in circles, call-outs
+    # included; the solver is not asked, its points being no measure of reaching a circle first.
+    search_hints = SearchHints(simulate_cards=24)
     option_specs = (
         Option("target", 5, check=_check_target, doc="circles that win the match"),
         Option("a_mente", False, (True, False),
@@ -360,6 +390,19 @@ class Sancagna(Game):
 
     def hand_sizes(self) -> list[int]:
         return [HAND_SIZE] * 4
+
+    def score_bounds(self) -> tuple[int, int]:
+        # Two circles at most; under tavola each revoke found costs 3, at most 12 a side.
+        return (-36 if self.options["tavola"] else 0), 2
+
+    def max_decisions(self) -> int:
+        return 4 * HAND_SIZE + 4 * 4 + 2 * 6  # the cards, cenni, fuori or avanti twice after each trick
+
+    def glossary(self) -> Terms:
+        return GLOSSARY
+
+    def signal_names(self) -> Terms:
+        return SIGNAL_NAMES
 
     def stock_from_rest(self, rest: list[int]) -> dict[str, list[int]]:
         # The card after the hands is turned; the last one "kisses the table"; the rest is unused.

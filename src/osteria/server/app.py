@@ -31,7 +31,6 @@ from osteria.rules import GAMES
 from osteria.server import fair
 from osteria.server.store import Store
 from osteria.server.tables import Client, Message, Settings, Table, TableError, Tables, encode
-from osteria.views import game_terms
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE_BYTES = 4096
@@ -214,7 +213,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         return page()
 
     def game_entry(name: str, rules: type[Game]) -> dict[str, Any]:
-        glossary, signal_names = game_terms(rules())
+        game = rules()
+        glossary, signal_names = game.glossary(), game.signal_names()
         return {"name": name, "seat_counts": list(rules.seat_counts), "default_seats": rules.default_seats,
                 "options": [{"name": o.name, "default": o.default,
                              "choices": None if o.choices is None else list(o.choices), "doc": o.doc}

@@ -11,13 +11,13 @@ bases the games share; each game with words of its own has its view in a module 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 
+from osteria.engine import Game
 from osteria.views.calabresella import CalabresellaView
 from osteria.views.quattrigghiu import QuattrigghiuView
 from osteria.views.sancagna import SancagnaView
-from osteria.views.table import TableView, Terms, card_of, seat_cards, thirds_text
+from osteria.views.table import TableView, card_of, seat_cards, thirds_text
 from osteria.views.traversone import TraversoneView
 from osteria.views.tressette import TressetteView
 
@@ -28,17 +28,11 @@ VIEWS: dict[str, type[TableView]] = {
 }
 
 
-def game_terms(game: object) -> tuple[Terms, Terms]:
-    """A game module's GLOSSARY and SIGNAL_NAMES (empty where it has none)."""
-    module = importlib.import_module(type(game).__module__)
-    return getattr(module, "GLOSSARY", {}), getattr(module, "SIGNAL_NAMES", {})
-
-
-def view_for(game: object, lang: str, names: Sequence[str], seat: int) -> TableView:
-    """The view of a game's rules object (its ``name`` picks the view) for one seat."""
-    glossary, signal_names = game_terms(game)
-    return VIEWS.get(getattr(game, "name", ""), TableView)(lang, names, seat, glossary, signal_names)
+def view_for(game: Game, lang: str, names: Sequence[str], seat: int) -> TableView:
+    """The view of a game's rules object (its ``name`` picks the view) for one seat, in the
+    game's own words."""
+    return VIEWS.get(game.name, TableView)(lang, names, seat, game.glossary(), game.signal_names())
 
 
 __all__ = ["VIEWS", "CalabresellaView", "QuattrigghiuView", "SancagnaView", "TableView", "TraversoneView",
-           "TressetteView", "card_of", "game_terms", "seat_cards", "thirds_text", "view_for"]
+           "TressetteView", "card_of", "seat_cards", "thirds_text", "view_for"]

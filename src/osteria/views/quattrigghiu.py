@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from osteria.cards import SUIT_SYMBOLS, card_symbol, mask_of, suit_of
+from osteria.cards import SUIT_SYMBOLS, card_symbol, suit_of
 from osteria.rules import quattrigghiu
 from osteria.views.table import Observation, TableView, capital, card_of, suit_index
 
@@ -25,11 +25,7 @@ class QuattrigghiuView(TableView):
         self.trump = suit_index(obs.get("trump"))
 
     def trumps(self) -> int:
-        """The trunfi: the trump suit's once it is called; before, the spatigghia and the bastu,
-        trunfi whatever the call."""
-        if self.trump is None:
-            return mask_of((quattrigghiu.SPATIGGHIA, quattrigghiu.BASTU))
-        return quattrigghiu.TRUMP_MASK[self.trump]
+        return quattrigghiu.trumps(self.trump)
 
     def group_of(self, card: int) -> int:
         return -1 if self.trumps() >> card & 1 else suit_of(card)

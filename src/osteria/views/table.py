@@ -16,12 +16,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from osteria.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_symbol, parse_card, rank_of, suit_of
-from osteria.engine import side_of
+from osteria.engine import Terms, side_of
 from osteria.i18n import gloss, message
 from osteria.rules.tressette_family import STRENGTH
 
 Observation = Mapping[str, Any]
-Terms = Mapping[str, tuple[str, str]]
 
 
 def card_of(text: object) -> int | None:
@@ -72,6 +71,7 @@ class TableView:
     handled: ClassVar[frozenset[str]] = frozenset({
         "game", "options", "players", "seat", "deal_index", "results", "totals", "finished", "to_move",
         "legal_actions", "dealer", "hand", "hands", "hand_sizes", "trick", "last_trick", "history", "played",
+        "last_round",
     })
     declarations_key = "declarations"
     header_key, over_key = "deal_header", "deal_over"
@@ -175,14 +175,21 @@ class TableView:
     def table(self, obs: Observation) -> list[str]:
         """Everything the seat sees at its turn, its hand last, nearest to the choices."""
         self.note(obs)
-        return [*self.scores(obs), *self.status(obs), *self.declarations(obs), *self.signals(obs),
-                *self.last_trick(obs), *self.trick(obs), *self.extras(obs), *self.hands(obs)]
+        return [*self.scores(obs), *self.match_notes(obs), *self.status(obs), *self.declarations(obs),
+                *self.signals(obs), *self.last_trick(obs), *self.trick(obs), *self.extras(obs), *self.hands(obs)]
 
     def scores(self, obs: Observation) -> list[str]:
         totals = obs.get("totals")
         if not isinstance(totals, list):
             return []
         return [self.say(self.score_key, scores=self.per_seat(totals))]
+
+    def match_notes(self, obs: Observation) -> list[str]:
+        """What the table has declared about the match: a last round, and the deal it ends with."""
+        declared = obs.get("last_round")
+        if not isinstance(declared, dict) or not isinstance(declared.get("last_deal"), int):
+            return []
+        return [self.say("last_round", name=self.name_object(declared.get("seat")), n=declared["last_deal"] + 1)]
 
     def status(self, obs: Observation) -> list[str]:
         """What only this game has: its trump, its contract, the points of the deal so far."""
