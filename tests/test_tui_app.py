@@ -24,7 +24,16 @@ from osteria.cli import main
 from osteria.i18n import MESSAGES
 from osteria.records import load
 from osteria.rules import quattrigghiu
-from osteria.tui.app import CARD_TEXT, ActionList, CardFace, DealScreen, HintScreen, TableApp, TextScreen
+from osteria.tui.app import (
+    CARD_TEXT,
+    ActionList,
+    CardFace,
+    DealScreen,
+    HintScreen,
+    LastRoundScreen,
+    TableApp,
+    TextScreen,
+)
 from osteria.tui.plain import table_match
 from osteria.tui.viewer import RecordViewer, frames_of
 from osteria.tui.words import APP_MESSAGES
@@ -513,5 +522,63 @@ def test_arrows_and_enter_play_a_card_and_p_shows_the_previous_trick() -> None:
             await settle(pilot, app)
             await pilot.press("p")
             assert app.show_previous and "Previous trick:" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_the_dealer_calls_mano_with_m_and_the_match_ends_after_that_round(tmp_path: Path) -> None:
+    path = tmp_path / "mano.json"
+    app = new_app("calabresella", seats=3, dealer=0, hands=fill_hands("calabresella", [], seats=3),
+                  save_path=str(path))
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            button = app.query_one("#button-last_round")
+            assert button.display, "the dealer is offered the last round"
+            await pilot.press("m")
+            await pilot.pause()
+            assert isinstance(app.screen, LastRoundScreen)
+            assert "smazzata 3" in screen_text(app)
+            await pilot.press("escape")  # not yet
+            await pilot.pause()
+            assert app.match.last_round is None and app.screen is app.screen_stack[0]
+            await pilot.click("#button-last_round")
+            await pilot.pause()
+            await pilot.click("#yes")
+            await pilot.pause()
+            assert app.match.last_round == {"deal": 0, "seat": 0, "last_deal": 2}
+            assert "Ultimo giro, chiamato da te: la partita finisce con la smazzata 3." in screen_text(app)
+            assert not button.display
+            await pilot.press("m")  # once is enough
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0]
+            assert "Ora non puoi chiamare l'ultimo giro" in screen_text(app)
+            for _ in range(200):
+                await settle(pilot, app)
+                if isinstance(app.screen, TextScreen):
+                    break
+                if isinstance(app.screen, DealScreen):
+                    await pilot.press("enter")
+                    continue
+                await app.choose(app.observation["legal_actions"][0])
+            assert isinstance(app.screen, TextScreen) and "Partita finita" in screen_text(app)
+
+    asyncio.run(run())
+    assert app.match.finished and len(app.match.results) == 3
+    assert load(str(path))["last_round"] == {"deal": 0, "seat": 0}
+
+
+def test_m_is_refused_to_a_seat_that_is_not_the_dealer() -> None:
+    app = new_app("calabresella", seats=3, dealer=1, hands=fill_hands("calabresella", [], seats=3), lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert not app.query_one("#button-last_round").display
+            await pilot.press("m")
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0] and app.match.last_round is None
+            assert "only the dealer, seat 1, may call mano" in screen_text(app)
 
     asyncio.run(run())

@@ -268,6 +268,31 @@ class QuitScreen(ModalScreen[str]):
         self.dismiss("stay")
 
 
+class LastRoundScreen(ModalScreen[bool]):
+    """Declaring the match's last round: the deal it would end with, then yes or cancel."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("escape,n", "choose(False)", show=False), Binding("y,s", "choose(True)", show=False)]
+
+    def __init__(self, lang: str, last_deal: int) -> None:
+        super().__init__()
+        self.lang, self.last_deal = lang, last_deal
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(say(self.lang, "last_round_title"), style="bold"), classes="dialog-title")
+            yield Static(say(self.lang, "last_round_body", n=self.last_deal + 1), id="text")
+            with Horizontal(classes="buttons"):
+                yield Button(say(self.lang, "last_round_yes"), id="yes", variant="primary")
+                yield Button(say(self.lang, "cancel"), id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_choose(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 # -- the table -----------------------------------------------------------------------------------
 
 TABLE_CSS = """
@@ -326,6 +351,7 @@ class TableApp(App[int]):
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("h", "hint", show=False), Binding("p", "previous", show=False),
         Binding("s", "save", show=False), Binding("question_mark,f1", "help", show=False),
+        Binding("m", "last_round", show=False),
         Binding("q", "quit_table", show=False), Binding("escape", "unpick", show=False),
         Binding("left", "hand_focus(-1)", show=False), Binding("right", "hand_focus(1)", show=False),
         Binding("enter", "take_number", show=False, priority=True),
@@ -385,7 +411,8 @@ class TableApp(App[int]):
         yield ActionList(id="choices")
         with Horizontal(id="toolbar"):
             for key, action in (("button_hint", "hint"), ("button_previous", "previous"), ("button_save", "save"),
-                                ("button_help", "help"), ("button_quit", "quit_table")):
+                                ("button_last_round", "last_round"), ("button_help", "help"),
+                                ("button_quit", "quit_table")):
                 yield Button(say(self.lang, key), id=f"button-{action}")
 
     async def on_mount(self) -> None:
@@ -427,9 +454,11 @@ class TableApp(App[int]):
                 lines.append(coloured(say(self.lang, "your_hand", cards=view.cards(obs["hand"]))))
             box.update(Text("\n").join(lines))
             box.set_class(seat == to_move, "to-move")
-        status = [*view.scores(obs), *view.status(obs), *view.declarations(obs), *view.signals(obs),
-                  *view.extras(obs)]
+        status = [*view.scores(obs), *view.match_notes(obs), *view.status(obs), *view.declarations(obs),
+                  *view.signals(obs), *view.extras(obs)]
         self.query_one("#status", Static).update(lines_text(status))
+        # Offered only to the seat that may declare it now (Calabresella's dealer).
+        self.query_one("#button-last_round", Button).display = match.may_declare_last_round(self.human)
         previous = view.last_trick(obs) if self.show_previous else []
         self.query_one("#previous", Static).update(lines_text(previous))
         await self.draw_trick(obs)
@@ -718,6 +747,33 @@ class TableApp(App[int]):
 
     def action_save(self) -> None:
         self.notify(self.save())
+
+    def action_last_round(self) -> None:
+        """Declare the match's last round, a control of the table and not a move: where the game
+        lets the person's seat do it now, once the person confirms."""
+        match = self.match
+        last = match.last_deal_if_declared(self.human)
+        if last is None:
+            try:
+                match.declare_last_round(self.human)  # refused: the engine says why
+            except IllegalAction as exc:
+                if self.screen is self.screen_stack[0]:
+                    self.set_message(say(self.lang, "last_round_none", why=exc))
+                else:
+                    self.notify(say(self.lang, "last_round_none", why=exc))
+            return
+
+        async def chosen(yes: bool | None) -> None:
+            if not yes or match.last_deal_if_declared(self.human) is None:
+                return
+            match.declare_last_round(self.human)
+            lines = self.view.match_notes(match.observation(self.human))
+            self.notify(" ".join(lines))
+            if self.screen is self.screen_stack[0]:  # under a deal's screen, the table is drawn on leaving it
+                await self.redraw()
+                self.set_message(" ".join(lines))
+
+        self.push_screen(LastRoundScreen(self.lang, last), chosen)
 
     def save(self) -> str:
         return save_match(self.match, self.save_path, self.lang)[1]

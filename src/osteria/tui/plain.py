@@ -18,7 +18,16 @@ from osteria.analysis import analyse_deal, hint
 from osteria.bots import Bot, RandomBot, make_bot
 from osteria.cards import SUIT_SYMBOLS, SUITS
 from osteria.engine import IllegalAction, Match, RulesError
-from osteria.i18n import HELP_WORDS, HINT_WORDS, LANGUAGES, QUIT_WORDS, REVIEW_WORDS, YES_WORDS, message
+from osteria.i18n import (
+    HELP_WORDS,
+    HINT_WORDS,
+    LANGUAGES,
+    LAST_ROUND_WORDS,
+    QUIT_WORDS,
+    REVIEW_WORDS,
+    YES_WORDS,
+    message,
+)
 from osteria.records import load as load_record
 from osteria.records import replay
 from osteria.records import save as save_record
@@ -146,6 +155,9 @@ class PlainTable:
         legal, typed = split_choices(view.ordered(observation["legal_actions"]))
         self.show("", *table, turn, self.say("choices"), *view.choices(legal),
                   *(self.say("type_it", word=word, n=len(group), example=group[0]) for word, group in typed.items()))
+        last = self.match.last_deal_if_declared(self.human)
+        if last is not None:  # a control of the table, not a move (Calabresella's chiamare mano)
+            self.show(self.say("last_round_offer", n=last + 1))
         while True:
             self.output.flush()
             try:
@@ -163,6 +175,8 @@ class PlainTable:
                 self.show_hint(observation)
             elif text.split()[0].lower() in REVIEW_WORDS and len(text.split()) <= 2:
                 self.review_command(text.split()[1:])
+            elif text.lower() in LAST_ROUND_WORDS:
+                self.last_round_command()
             elif text.isdecimal():
                 n = int(text)
                 if 1 <= n <= len(legal):
@@ -175,6 +189,25 @@ class PlainTable:
                     return None
                 except IllegalAction as exc:
                     self.show(self.say("not_allowed", why=exc))
+
+    def last_round_command(self) -> None:
+        """``mano``: declare the match's last round, where the game lets the person's seat do it
+        now, once the person has said yes."""
+        last = self.match.last_deal_if_declared(self.human)
+        if last is None:
+            try:
+                self.match.declare_last_round(self.human)  # refused: the engine says why
+            except IllegalAction as exc:
+                self.show(self.say("last_round_none", why=exc))
+            return
+        self.output.flush()
+        try:
+            answer = self.input_fn(self.say("last_round_ask", n=last + 1))
+        except (EOFError, KeyboardInterrupt):
+            return
+        if answer.strip().lower() in YES_WORDS:
+            self.match.declare_last_round(self.human)
+            self.show(*self.view.match_notes(self.match.observation(self.human)))
 
     # -- hints and analysis ------------------------------------------------------------------
 

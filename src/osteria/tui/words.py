@@ -34,6 +34,10 @@ APP_MESSAGES: dict[str, dict[str, str]] = {
         "button_save": "s Salva",
         "button_help": "? Aiuto",
         "button_quit": "q Esci",
+        "button_last_round": "m Ultimo giro",
+        "last_round_title": "Chiamare l'ultimo giro (mano)?",
+        "last_round_body": "La partita finirà con la smazzata {n}. Non si torna indietro.",
+        "last_round_yes": "Sì, ultimo giro",
         "hint_title": "Consiglio del maestro",
         "hint_play": "Gioca {action}",
         "close": "Chiudi",
@@ -50,7 +54,8 @@ APP_MESSAGES: dict[str, dict[str, str]] = {
         "keys_help": ("Tasti: un numero sceglie la mossa della lista (10, 11… digitando le cifre); frecce su e giù "
                       "e Invio nella lista; frecce sinistra e destra e Invio sulle carte della mano; il mouse "
                       "gioca la carta o la mossa che clicchi. h consiglio del maestro, p presa precedente, s salva, "
-                      "? aiuto, Esc annulla una scelta, q esce."),
+                      "m ultimo giro (dove il gioco lo prevede, al mazziere), ? aiuto, Esc annulla una scelta, "
+                      "q esce."),
         "viewer_title": "osteria · {game} · registrazione",
         "viewer_step": "Passo {n} di {total} · smazzata {deal}",
         "viewer_keys": "← → un passo · PagSu PagGiù una smazzata · Inizio Fine · q esce",
@@ -85,6 +90,10 @@ APP_MESSAGES: dict[str, dict[str, str]] = {
         "button_save": "s Save",
         "button_help": "? Help",
         "button_quit": "q Quit",
+        "button_last_round": "m Last round",
+        "last_round_title": "Declare the last round (mano)?",
+        "last_round_body": "The match will end with deal {n}. This cannot be undone.",
+        "last_round_yes": "Yes, last round",
         "hint_title": "The maestro's hint",
         "hint_play": "Play {action}",
         "close": "Close",
@@ -101,7 +110,8 @@ APP_MESSAGES: dict[str, dict[str, str]] = {
         "keys_help": ("Keys: a number picks that choice of the list (10, 11… by typing the digits); up and down "
                       "arrows and Enter in the list; left and right arrows and Enter on the cards of your hand; "
                       "the mouse plays the card or choice you click. h the maestro's hint, p previous trick, "
-                      "s save, ? help, Esc undoes a pick, q quits."),
+                      "s save, m last round (where the game has one, for the dealer), ? help, Esc undoes a pick, "
+                      "q quits."),
         "viewer_title": "osteria · {game} · record",
         "viewer_step": "Step {n} of {total} · deal {deal}",
         "viewer_keys": "← → one step · PgUp PgDn one deal · Home End · q quits",
