@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from osteria.cards import CARD_STRINGS, Deck, make_rng, parse_card
+from osteria.openplay import OpenPlay
 
 JSON = Any
 
@@ -187,6 +188,11 @@ class Deal(ABC):
         """For a decision within the card play that is not a card, the actions the solver
         searches as the deciding side's choice; None where there is none."""
         return None
+
+    def open_play(self, seat: int) -> OpenPlay:
+        """The card play still to come, every hand open, valued for ``seat`` in the solver's
+        terms: what the double-dummy solver searches. ValueError for a game that has none."""
+        raise ValueError(f"{type(self).__name__} has no open-handed play to search")
 
     def play_value(self, seat: int) -> int:
         """The value of the finished deal for ``seat`` in the solver's terms (``Game.solver_unit``):

@@ -48,22 +48,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from osteria.cards import ITALIAN_40, SUIT_MASK, cards_of
-from osteria.engine import Deal, side_of
-from osteria.rules import quattrigghiu as q
-from osteria.rules import sancagna as sa
-from osteria.rules.calabresella import CalabresellaDeal
-from osteria.rules.traversone import ACE_OF_BASTONI, TraversoneDeal
-from osteria.rules.tressette import TressetteDeal
-from osteria.rules.tressette_family import LAST_TRICK_THIRDS, STRENGTH, THIRDS, playable, thirds_of, trick_taker
+from osteria.cards import cards_of
+from osteria.engine import Deal
+from osteria.openplay import OpenPlay
 
 if TYPE_CHECKING:
     from osteria.bots import solver_kernel
 
 INF = 1 << 20
 _T = TypeVar("_T")
-# The whole thirds of a deal of the Tressette family: card points and the last trick's point.
-DEAL_THIRDS = sum(THIRDS) + LAST_TRICK_THIRDS
 # Past a budget, how many tricks the fallback search looks ahead.
 FALLBACK_TRICKS = 2
 
@@ -107,55 +100,33 @@ def step_to_test(steps: Sequence[int], lo: int, hi: int, guess: int, stride: int
     return found
 
 
-def _chains(order: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], int]]:
-    """The follow classes as (cards from weakest to strongest, their mask)."""
-    return [(tuple(chain), sum(1 << c for c in chain)) for chain in order if chain]
-
-
-def _suit_chains(key: Sequence[int], deck: int) -> list[tuple[tuple[int, ...], int]]:
-    return _chains([sorted(cards_of(deck & SUIT_MASK[s]), key=lambda c: key[c]) for s in range(4)])
-
-
-_FAMILY_CHAINS = _suit_chains(STRENGTH, ITALIAN_40.mask)
-
 
 class Ending:
-    """The trick play still to come, with all hands open, as one side against the other.
+    """The search of a deal's open-handed trick play (:class:`~osteria.openplay.OpenPlay`, which
+    says what each field means) as one side against the other."""
 
-    ``team[seat]`` says whether the seat plays for the side whose value is maximised. In the
-    additive form the search returns what that side will still gain (a trick's ``values`` and
-    the ``last_bonus`` of the last one) and ``finish`` turns the total into the seat's value;
-    otherwise the value is ``terminal`` of the thirds and cards each seat took, and ``summary``
-    of them is part of a position.
-    """
-
-    def __init__(self, *, hands: Sequence[int], trick: Sequence[int], leader: int, team: Sequence[bool],
-                 values: Sequence[int], chains: list[tuple[tuple[int, ...], int]],
-                 follow: Callable[[int, list[int]], int], taker: Callable[[list[int]], int],
-                 finish: Callable[[int], int], last_bonus: int = 0, trick_bonus: int = 0, no_merge: int = 0,
-                 terminal: Callable[[list[int], list[int], int], int] | None = None,
-                 summary: Callable[[list[int], list[int]], object] | None = None,
-                 taken: Sequence[int] = (), won: Sequence[int] = (), cashes: bool = False) -> None:
+    def __init__(self, play: OpenPlay) -> None:
+        hands, trick, leader, values = play.hands, play.trick, play.leader, play.values
+        last_bonus, trick_bonus = play.last_bonus, play.trick_bonus
         self.n = len(hands)
         self.hands = list(hands)
         self.trick = list(trick)
         self.leader = leader
-        self.team = list(team)
+        self.team = list(play.team)
         self.values = values
-        self.chains = chains
-        self.follow = follow
-        self.taker = taker
-        self.finish = finish
+        self.chains = play.chains
+        self.follow = play.follow
+        self.taker = play.taker
+        self.finish = play.finish
         self.last_bonus = last_bonus
         self.trick_bonus = trick_bonus
-        self.no_merge = no_merge
-        self.terminal = terminal
-        self.summary = summary
-        # Whether the strongest live card of the suit led always takes the trick (no trumps),
-        # so that what the leader can cash bounds the value (see ``sure``).
-        self.cashes = cashes
-        self.taken = list(taken) or [0] * self.n
-        self.won = list(won) or [0] * self.n
+        self.no_merge = play.no_merge
+        self.terminal = play.terminal
+        self.summary = play.summary
+        # See ``sure``: what the leader can cash bounds the value where no trump takes.
+        self.cashes = play.cashes
+        self.taken = list(play.taken) or [0] * self.n
+        self.won = list(play.won) or [0] * self.n
         self.last_taker = leader
         self.live = sum(self.hands) | sum(1 << c for c in self.trick)
         tricks = self.hands[leader].bit_count() + (1 if self.trick else 0)
@@ -173,7 +144,7 @@ class Ending:
         self._groups: dict[int, tuple[tuple[int, ...], int]] = {}
         # Each card's place in its follow class, from 0 for the weakest.
         self._place = [0] * 64
-        for chain, _ in chains:
+        for chain, _ in self.chains:
             for i, c in enumerate(chain):
                 self._place[c] = i
         # The order of the cards that may follow, by the card that holds the trick and whose it is.
@@ -574,138 +545,16 @@ class Ending:
         raise AssertionError("every playable card has an equivalent among the moves")
 
 
-# -- the games -------------------------------------------------------------------------------------
-
-def _tressette(deal: TressetteDeal, seat: int) -> Ending:
-    side = side_of(seat)
-
-    def finish(gained: int) -> int:
-        final = deal.copy()
-        final.thirds[side] += gained
-        final.thirds[1 - side] = DEAL_THIRDS - final.thirds[side]
-        final.to_move = None
-        return final.result().delta[seat]
-
-    return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader,
-                  team=[side_of(s) == side for s in range(4)], values=THIRDS, chains=_FAMILY_CHAINS,
-                  follow=playable, taker=trick_taker, finish=finish, last_bonus=LAST_TRICK_THIRDS, cashes=True)
-
-
-def _calabresella(deal: CalabresellaDeal, seat: int) -> Ending:
-    n = deal.seats
-    ours = deal.side() if seat in deal.side() else set(range(n)) - deal.side()
-    last_bonus = LAST_TRICK_THIRDS + thirds_of(deal.set_aside)
-    ally, foe = seat, next(s for s in range(n) if s not in ours)
-
-    def finish(gained: int) -> int:
-        # The result depends only on each side's thirds: give them to one seat of each side,
-        # with the last trick's bonus on the side that can hold it.
-        final = deal.copy()
-        mine = sum(deal.taken[s] for s in ours) + gained
-        final.taken = [0] * n
-        final.last_taker = ally if mine >= last_bonus else foe
-        final.taken[ally] = mine - (last_bonus if final.last_taker == ally else 0)
-        final.taken[foe] = DEAL_THIRDS - mine - (last_bonus if final.last_taker == foe else 0)
-        final.to_move = None
-        return final.result().delta[seat]
-
-    return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader, team=[s in ours for s in range(n)],
-                  values=THIRDS, chains=_FAMILY_CHAINS, follow=playable, taker=trick_taker, finish=finish,
-                  last_bonus=last_bonus, cashes=True)
-
-
-def _traversone(deal: TraversoneDeal, seat: int) -> Ending:
-    divide = deal.zero_punti == "divide"
-
-    def terminal(taken: list[int], won: list[int], last: int) -> int:
-        final = deal.copy()
-        final.taken, final.won, final.last_taker, final.to_move = taken[:], won[:], last, None
-        return -final.result().delta[seat]  # points are poison: the seat maximises their opposite
-
-    def summary(taken: list[int], won: list[int]) -> object:
-        # Who holds the ace of bastoni matters to the score only when zero-point players share its points.
-        return tuple(taken), divide and next((s for s, w in enumerate(won) if w >> ACE_OF_BASTONI & 1), -1)
-
-    return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader, team=[s == seat for s in range(deal.seats)],
-                  values=deal.card_thirds, chains=_FAMILY_CHAINS, follow=playable, taker=trick_taker,
-                  finish=lambda v: -v, terminal=terminal, summary=summary, taken=deal.taken, won=deal.won)
-
-
-def _quattrigghiu(deal: q.QuattrigghiuDeal, seat: int) -> Ending:
-    side = deal.side_of(seat)
-    trump = deal.trump
-    strength = q.STRENGTH[trump]
-    left = q.TRICKS - len(deal.tricks)
-    # The deal's own rule of what may follow, on a copy whose trick is the search's.
-    scratch = deal.copy()
-
-    def follow(hand: int, trick: list[int]) -> int:
-        scratch.hands[0], scratch.trick = hand, trick
-        return scratch.playable(0)
-
-    def taker(trick: list[int]) -> int:
-        return q.trick_taker(trump, trick)
-
-    def finish(gained: int) -> int:
-        basi = deal.side_basi[:]
-        basi[side] += gained
-        basi[1 - side] += left - gained
-        if deal.attempt >= 0:
-            outcome, winner = ("tutita", deal.attempt) if basi[deal.attempt] == q.TRICKS else ("franca", -1)
-        elif max(basi) == q.TRICKS:
-            outcome, winner = "tutita", basi.index(q.TRICKS)
-        elif max(basi) >= q.WINNING:
-            winner = basi.index(max(basi))
-            outcome = "vinta" if winner == 0 else "cudigghia"
-        else:
-            outcome, winner = "riposta", -1
-        final = deal.copy()
-        final.end(outcome, winner)
-        return final.result().delta[seat]
-
-    chains = _chains([sorted(cards_of(q.FOLLOW[trump][s]), key=lambda c: strength[c]) for s in range(4)])
-    # A base counts one whatever its cards. Under the matador privilege a battittura may be
-    # held back where another trunfu may not, so none of them is equivalent to another card.
-    return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader,
-                  team=[deal.side_of(s) == side for s in range(4)], values=[0] * 52, chains=chains,
-                  follow=follow, taker=taker, finish=finish, trick_bonus=1,
-                  no_merge=q.MATADORS[trump] if deal.matador else 0)
-
-
-def _sancagna(deal: sa.SancagnaDeal, seat: int) -> Ending:
-    side = side_of(seat)
-    trump = deal.trump
-    chains = _suit_chains(sa.KEY[trump], (1 << 52) - 1)
-
-    def follow(hand: int, trick: list[int]) -> int:
-        return sa.required(hand, trick[0] // 13, trump) if trick else hand
-
-    return Ending(hands=deal.hands, trick=deal.trick, leader=deal.leader,
-                  team=[side_of(s) == side for s in range(4)], values=sa.POINTS[trump], chains=chains,
-                  follow=follow, taker=lambda trick: sa.trick_winner(trick, trump),
-                  finish=lambda gained: deal.points[side] + gained)
-
-
 def ending(deal: Deal, seat: int, compiled: bool = True) -> Ending:
-    """The open-handed trick play of a deal in its card play, valued for ``seat``. With
-    ``compiled`` (the default), the compiled kernel searches it where the kernel applies
-    (Tressette and Calabresella of three or four seats) and numba is installed; without, the
-    pure-Python reference does."""
+    """The open-handed trick play of a deal in its card play (``Deal.open_play``), valued for
+    ``seat``. With ``compiled`` (the default), the compiled kernel searches it where the kernel
+    applies (the Tressette family's plain trick play, at three or four seats) and numba is
+    installed; without, the pure-Python reference does."""
     if not deal.in_card_play or deal.over:
         raise ValueError("the solver searches the card play of a deal in progress")
-    if isinstance(deal, TressetteDeal):
-        e = _tressette(deal, seat)
-    elif isinstance(deal, CalabresellaDeal):
-        e = _calabresella(deal, seat)
-    elif isinstance(deal, TraversoneDeal):
-        return _traversone(deal, seat)
-    elif isinstance(deal, q.QuattrigghiuDeal):
-        return _quattrigghiu(deal, seat)
-    elif isinstance(deal, sa.SancagnaDeal):
-        return _sancagna(deal, seat)
-    else:
-        raise ValueError(f"no solver for {type(deal).__name__}")
-    e.compiled = compiled and e.n <= kernel_seats()
+    play = deal.open_play(seat)
+    e = Ending(play)
+    e.compiled = compiled and play.family and e.n <= kernel_seats()
     return e
 
 

@@ -12,9 +12,20 @@ from itertools import combinations
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, cards_of, mask_of, parse_card
 from osteria.engine import JSON, DealResult, Game, IllegalAction, Option, SearchHints, Terms, parse_cards
+from osteria.openplay import OpenPlay
 from osteria.rules import tressette
 from osteria.rules.tressette import SIGNAL_INDEX, SIGNAL_STRIDE
-from osteria.rules.tressette_family import THIRDS, TrickDeal, rounded_points
+from osteria.rules.tressette_family import (
+    DEAL_THIRDS,
+    FAMILY_CHAINS,
+    LAST_TRICK_THIRDS,
+    THIRDS,
+    TrickDeal,
+    playable,
+    rounded_points,
+    thirds_of,
+    trick_taker,
+)
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the deal --------------------------------------------------------------------------------------
@@ -296,18 +307,47 @@ class CalabresellaDeal(TrickDeal):
         thirds = self.final_thirds()
         assert self.last_taker is not None
         side_thirds = [sum(thirds[s] for s in side), sum(thirds[s] for s in range(n) if s not in side)]
-        points = rounded_points(side_thirds, 0 if self.last_taker in side else 1)
+        return self.stakes(side_thirds, self.last_taker in side)
+
+    def stakes(self, side_thirds: Sequence[int], caller_took_last: bool) -> DealResult:
+        """The result of the contract played out, from the thirds of the caller's side and of
+        the others (the last trick's point and the set-aside cards included), and whether the
+        caller's side took the last trick."""
+        n = self.seats
+        assert self.contract is not None and self.caller is not None
+        points = rounded_points(side_thirds, 0 if caller_took_last else 1)
         won = points[0] >= WINNING_POINTS
         cappotto = points[1 if won else 0] == 0
         caller_stake, partner_stake, opponent_stake = STAKES[self.contract, cappotto][n]
         sign = 1 if won else -1
         delta = [-sign * opponent_stake] * n
-        assert self.caller is not None
         delta[self.caller] = sign * caller_stake
         if self.partner is not None:
             delta[self.partner] = sign * partner_stake
         outcome = "cappotto" if cappotto else "vinta" if won else "persa"
         return DealResult(outcome, points, delta)
+
+    # -- the open-handed play, for the solver --------------------------------------------------------
+
+    def open_play(self, seat: int) -> OpenPlay:
+        # The solver counts the thirds of the seat's side; the result is a monotone step of them.
+        n = self.seats
+        callers = self.side()
+        ours = callers if seat in callers else set(range(n)) - callers
+        last_bonus = LAST_TRICK_THIRDS + thirds_of(self.set_aside)
+        taken = sum(self.taken[s] for s in ours)
+
+        def finish(gained: int) -> int:
+            mine = taken + gained
+            # A side that gained less than the last trick's bonus cannot have taken that trick.
+            we_took_last = mine >= last_bonus
+            if ours is callers:
+                return self.stakes([mine, DEAL_THIRDS - mine], we_took_last).delta[seat]
+            return self.stakes([DEAL_THIRDS - mine, mine], not we_took_last).delta[seat]
+
+        return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader, team=[s in ours for s in range(n)],
+                        values=THIRDS, chains=FAMILY_CHAINS, follow=playable, taker=trick_taker, finish=finish,
+                        last_bonus=last_bonus, cashes=True, family=True)
 
 
 def _check_rounds(value: JSON) -> str | None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, SUIT_NAMES, SUITS, card, cards_of, mask_of, parse_card
 from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, RulesError, SearchHints, Terms
+from osteria.openplay import OpenPlay, chains_of
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
@@ -80,6 +81,22 @@ def trumps(trump: int | None) -> int:
     """The trunfi: the called suit's once it is called; before, the spatigghia and the bastu,
     trunfi whatever the call."""
     return mask_of((SPATIGGHIA, BASTU)) if trump is None else TRUMP_MASK[trump]
+
+
+def settled(side_basi: Sequence[int], attempt: int) -> tuple[str, int]:
+    """The outcome of a deal that its basi settle, and the winning side (-1 for none). A tutità
+    tried (by side ``attempt``) is made with all ten basi, else franca; otherwise six basi win, the
+    caller's side's vinta or the others' cudigghia, all ten being a tutità, and five each are a
+    riposta. Played out to ten basi, as the solver plays, the outcome is the same."""
+    if attempt >= 0:
+        return ("tutita", attempt) if side_basi[attempt] == TRICKS else ("franca", -1)
+    best = max(side_basi)
+    winner = list(side_basi).index(best)
+    if best == TRICKS:
+        return "tutita", winner
+    if best >= WINNING:
+        return ("vinta" if winner == 0 else "cudigghia"), winner
+    return "riposta", -1
 
 
 def trick_taker(trump: int, trick: Sequence[int]) -> int:
@@ -304,7 +321,7 @@ class QuattrigghiuDeal(Deal):
                 self.attempt = self.side_of(seat)
                 self.phase, self.to_move = PLAY, self.leader
         else:  # basta: the side keeps its win
-            self.end("vinta" if self.side_of(seat) == 0 else "cudigghia", self.side_of(seat))
+            self.end()
 
     def _pass(self, seat: int) -> None:
         if self.phase == VOLUNTEERS:
@@ -340,10 +357,8 @@ class QuattrigghiuDeal(Deal):
         self.leader = self.to_move = winner
         done = len(self.tricks)
         if self.attempt >= 0:
-            if side != self.attempt:
-                self.end("franca", -1)
-            elif done == TRICKS:
-                self.end("tutita", side)
+            if side != self.attempt or done == TRICKS:
+                self.end()
         elif self.side_basi[side] == WINNING:
             if done == WINNING:
                 # A clean six: the side may go for tutità, its members asked from the winner on;
@@ -352,12 +367,13 @@ class QuattrigghiuDeal(Deal):
                 self.asking = self.members(side, winner)
                 self.to_move = self.asking.pop(0)
             else:
-                self.end("vinta" if side == 0 else "cudigghia", side)
+                self.end()
         elif done == TRICKS:
-            self.end("riposta", -1)
+            self.end()
 
-    def end(self, outcome: str, winning_side: int) -> None:
-        self.outcome, self.winning_side = outcome, winning_side
+    def end(self) -> None:
+        """The basi taken settle the deal."""
+        self.outcome, self.winning_side = settled(self.side_basi, self.attempt)
         self.phase, self.to_move, self.asking = OVER, None, []
 
     # -- strings ---------------------------------------------------------------------------------
@@ -419,15 +435,49 @@ class QuattrigghiuDeal(Deal):
 
     # -- scoring ---------------------------------------------------------------------------------
 
-    def result(self) -> DealResult:
-        # Stakes per seat: one each in two against two; one alone stakes three, against one each.
+    def stakes(self, outcome: str, winning_side: int) -> list[int]:
+        """What each seat wins or pays for an outcome: one each in two against two; one alone
+        stakes three, against one each; a tutità doubles, and a riposta or franca pays nothing."""
+        if winning_side < 0:
+            return [0, 0, 0, 0]
         alone = 0 if self.aiuto < 0 else -1  # the side of a single player, if any
-        stake = [3 if self.side_of(s) == alone else 1 for s in range(4)]
-        if self.winning_side < 0:  # riposta, franca
-            delta = [0, 0, 0, 0]
-        else:
-            double = 2 if self.outcome == "tutita" else 1
-            delta = [double * stake[s] * (1 if self.side_of(s) == self.winning_side else -1) for s in range(4)]
+        double = 2 if outcome == "tutita" else 1
+        return [double * (3 if self.side_of(s) == alone else 1) * (1 if self.side_of(s) == winning_side else -1)
+                for s in range(4)]
+
+    # -- the open-handed play, for the solver --------------------------------------------------------
+
+    def open_play(self, seat: int) -> OpenPlay:
+        # The solver counts basi: a deal's outcome is a monotone function of the basi a side
+        # takes, played out to ten, and stopping at six changes none of it.
+        side = self.side_of(seat)
+        trump = self.trump
+        strength = STRENGTH[trump]
+        left = TRICKS - len(self.tricks)
+        basi, attempt = self.side_basi[:], self.attempt
+        # The deal's own rule of what may follow, on a copy whose trick is the search's.
+        scratch = self.copy()
+
+        def follow(hand: int, trick: list[int]) -> int:
+            scratch.hands[0], scratch.trick = hand, trick
+            return scratch.playable(0)
+
+        def finish(gained: int) -> int:
+            final = basi[:]
+            final[side] += gained
+            final[1 - side] += left - gained
+            return self.stakes(*settled(final, attempt))[seat]
+
+        chains = chains_of([sorted(cards_of(FOLLOW[trump][s]), key=lambda c: strength[c]) for s in range(4)])
+        # A base counts one whatever its cards. Under the matador privilege a battittura may be
+        # held back where another trunfu may not, so none of them is equivalent to another card.
+        return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader,
+                        team=[self.side_of(s) == side for s in range(4)], values=[0] * 52, chains=chains,
+                        follow=follow, taker=lambda trick: trick_taker(trump, trick), finish=finish, trick_bonus=1,
+                        no_merge=MATADORS[trump] if self.matador else 0)
+
+    def result(self) -> DealResult:
+        delta = self.stakes(self.outcome, self.winning_side)
         carry = {"caller": self.caller, "aiuto": self.aiuto if self.aiuto >= 0 else None,
                  "trump": SUITS[self.trump], "six_of_denari": self.six_of_denari}
         return DealResult(self.outcome, list(self.side_basi), delta, carry)

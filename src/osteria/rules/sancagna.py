@@ -25,6 +25,7 @@ from osteria.engine import (
     partner_of,
     side_of,
 )
+from osteria.openplay import OpenPlay, suit_chains
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
@@ -162,6 +163,22 @@ class SancagnaDeal(Deal):
 
     def play_value(self, seat: int) -> int:
         return self.points[side_of(seat)]
+
+    def open_play(self, seat: int) -> OpenPlay:
+        # The card points the seat's side takes, the deal played out as if every call were
+        # avanti: by the rules (answer the suit, else trump) also under tavola, where a revoke
+        # can only cost.
+        side = side_of(seat)
+        trump = self.trump
+        taken = self.points[side]
+
+        def follow(hand: int, trick: list[int]) -> int:
+            return required(hand, trick[0] // 13, trump) if trick else hand
+
+        return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader,
+                        team=[side_of(s) == side for s in range(4)], values=POINTS[trump],
+                        chains=suit_chains(KEY[trump], (1 << 52) - 1), follow=follow,
+                        taker=lambda trick: trick_winner(trick, trump), finish=lambda gained: taken + gained)
 
     def legal(self) -> list[int]:
         seat = self.to_move

@@ -12,8 +12,20 @@ from collections.abc import Mapping, Sequence
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, card, cards_of, mask_of, parse_card
 from osteria.engine import JSON, DealResult, Game, IllegalAction, Option, SearchHints, Terms, parse_cards
+from osteria.openplay import OpenPlay
 from osteria.rules.tressette import FOUR_OF_DENARI
-from osteria.rules.tressette_family import LAST_TRICK_THIRDS, THIRDS, TrickDeal, rounded_points
+from osteria.rules.tressette_family import (
+    FAMILY_CHAINS,
+    LAST_TRICK_THIRDS,
+    THIRDS,
+    TrickDeal,
+    final_thirds,
+    playable,
+    rounded_points,
+    taker_of,
+    thirds_of,
+    trick_taker,
+)
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
@@ -80,6 +92,7 @@ class TraversoneDeal(TrickDeal):
             "dealer": self.dealer,
             "hand": [CARD_STRINGS[c] for c in cards_of(self.hands[seat])],
             "leftover": self.set_aside.bit_count(),
+            "spy": [CARD_STRINGS[c] for c in cards_of(self.hands[(seat + 1) % self.seats])],
             "played": [CARD_STRINGS[a] for _, a in self.history],
             "history": [[s, CARD_STRINGS[a]] for s, a in self.history],
             **self.play_observation(),
@@ -87,7 +100,13 @@ class TraversoneDeal(TrickDeal):
 
     def result(self) -> DealResult:
         assert self.last_taker is not None
-        points = rounded_points(self.final_thirds(), self.last_taker)
+        return self.scores(self.taken, self.won, self.last_taker)
+
+    def scores(self, taken: Sequence[int], won: Sequence[int], last_taker: int) -> DealResult:
+        """The result of the deal played out, from the thirds and the cards each seat took in
+        tricks and who took the last one."""
+        thirds = final_thirds(taken, last_taker, thirds_of(self.set_aside, self.card_thirds))
+        points = rounded_points(thirds, last_taker)
         scorers = [s for s in range(self.seats) if points[s]]
         if len(scorers) == 1:
             # Cappotto: the one who took every point scores nothing, everyone else 11.
@@ -101,12 +120,29 @@ class TraversoneDeal(TrickDeal):
         elif zeros:
             # "divide": those who took no point share, rounded up, the points of whoever took the
             # ace of bastoni, and so does he.
-            ace = self.taker_of(ACE_OF_BASTONI)
+            ace = taker_of(ACE_OF_BASTONI, won, last_taker)
             sharers = [ace, *zeros]
             share = -(-points[ace] // len(sharers))
             for s in sharers:
                 delta[s] = share
         return DealResult("giocata", points, delta)
+
+    # -- the open-handed play, for the solver --------------------------------------------------------
+
+    def open_play(self, seat: int) -> OpenPlay:
+        divide = self.zero_punti == "divide"
+
+        def terminal(taken: list[int], won: list[int], last: int) -> int:
+            return -self.scores(taken, won, last).delta[seat]  # points are poison: the seat maximises their opposite
+
+        def summary(taken: list[int], won: list[int]) -> object:
+            # Who holds the ace of bastoni matters to the score only when zero-point players share its points.
+            return tuple(taken), divide and next((s for s, w in enumerate(won) if w >> ACE_OF_BASTONI & 1), -1)
+
+        return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader,
+                        team=[s == seat for s in range(self.seats)], values=self.card_thirds, chains=FAMILY_CHAINS,
+                        follow=playable, taker=trick_taker, finish=lambda v: -v, terminal=terminal, summary=summary,
+                        taken=self.taken, won=self.won)
 
 
 def _check_target(value: JSON) -> str | None:

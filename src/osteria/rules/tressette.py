@@ -33,7 +33,8 @@ from osteria.engine import (
     partner_of,
     side_of,
 )
-from osteria.rules.tressette_family import LAST_TRICK_THIRDS, THIRDS, playable, trick_taker
+from osteria.openplay import OpenPlay
+from osteria.rules.tressette_family import DEAL_THIRDS, FAMILY_CHAINS, LAST_TRICK_THIRDS, THIRDS, playable, trick_taker
 from osteria.sampling import Play, Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
@@ -335,14 +336,42 @@ class TressetteDeal(Deal):
     # -- scoring ---------------------------------------------------------------------------------
 
     def result(self) -> DealResult:
-        # A side's points are its whole points: the thirds left over are lost, so 11 in all.
-        points = [self.thirds[0] // 3, self.thirds[1] // 3]
+        return deal_result(self.thirds, self.accusi_points())
+
+    def accusi_points(self) -> list[int]:
+        """The points of each side's accusi."""
         accusi = [0, 0]
         for s, i in self.accusi:
             accusi[side_of(s)] += ACCUSI[i].points
-        delta = [points[side_of(s)] + accusi[side_of(s)] for s in range(4)]
-        outcome = "cappotto" if min(points) == 0 else "giocata"
-        return DealResult(outcome, points, delta)
+        return accusi
+
+    # -- the open-handed play, for the solver --------------------------------------------------------
+
+    def open_play(self, seat: int) -> OpenPlay:
+        # The solver counts thirds; the result is a monotone step of them, taken at the end.
+        side = side_of(seat)
+        taken, accusi = self.thirds[side], self.accusi_points()
+
+        def finish(gained: int) -> int:
+            thirds = [0, 0]
+            thirds[side] = taken + gained
+            thirds[1 - side] = DEAL_THIRDS - thirds[side]
+            return deal_result(thirds, accusi).delta[seat]
+
+        return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader,
+                        team=[side_of(s) == side for s in range(4)], values=THIRDS, chains=FAMILY_CHAINS,
+                        follow=playable, taker=trick_taker, finish=finish, last_bonus=LAST_TRICK_THIRDS,
+                        cashes=True, family=True)
+
+
+def deal_result(thirds: Sequence[int], accusi: Sequence[int]) -> DealResult:
+    """The result of a deal played out, from each side's thirds (the last trick's point
+    included) and the points of its accusi."""
+    # A side's points are its whole points: the thirds left over are lost, so 11 in all.
+    points = [thirds[0] // 3, thirds[1] // 3]
+    delta = [points[side_of(s)] + accusi[side_of(s)] for s in range(4)]
+    outcome = "cappotto" if min(points) == 0 else "giocata"
+    return DealResult(outcome, points, delta)
 
 
 # -- what a seat can tell of the hands it does not see ---------------------------------------------

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, RANKS, SUIT_MASK, SUIT_NAMES, cards_of
 from osteria.engine import JSON, Deal
+from osteria.openplay import suit_chains
 
 # Taking order within a suit, lowest first: 4 5 6 7 F C R A 2 3.
 ORDER = "4567FCRA23"
@@ -25,6 +26,10 @@ THIRDS = [0] * 52
 for _c in ITALIAN_40.cards:
     THIRDS[_c] = {"A": 3, "2": 1, "3": 1, "F": 1, "C": 1, "R": 1}.get(RANKS[_c % 13], 0)
 LAST_TRICK_THIRDS = 3
+# The whole thirds of a deal: card points and the last trick's point.
+DEAL_THIRDS = sum(THIRDS) + LAST_TRICK_THIRDS
+# The suits as the open-handed search orders them: by taking strength.
+FAMILY_CHAINS = suit_chains(STRENGTH, ITALIAN_40.mask)
 
 
 def trick_taker(trick: Sequence[int]) -> int:
@@ -46,6 +51,20 @@ def playable(hand: int, trick: Sequence[int]) -> int:
 
 def thirds_of(mask: int, thirds: Sequence[int] = THIRDS) -> int:
     return sum(thirds[c] for c in cards_of(mask))
+
+
+def final_thirds(taken: Sequence[int], last_taker: int, set_aside_thirds: int) -> list[int]:
+    """Thirds per seat at the end, from those taken in tricks: the last trick's point and the
+    set-aside cards go to whoever took the last trick."""
+    thirds = list(taken)
+    thirds[last_taker] += LAST_TRICK_THIRDS + set_aside_thirds
+    return thirds
+
+
+def taker_of(c: int, won: Sequence[int], last_taker: int) -> int:
+    """Who took card ``c`` by the end of the deal (``won``: each seat's cards taken in tricks);
+    a set-aside card goes with the last trick."""
+    return next((s for s, cards in enumerate(won) if cards >> c & 1), last_taker)
 
 
 def rounded_points(thirds: Sequence[int], last_taker: int) -> list[int]:
@@ -122,14 +141,12 @@ class TrickDeal(Deal):
     def final_thirds(self) -> list[int]:
         """Thirds per seat at the end: the last trick's point and the set-aside cards included."""
         assert self.last_taker is not None
-        thirds = self.taken[:]
-        thirds[self.last_taker] += LAST_TRICK_THIRDS + thirds_of(self.set_aside, self.card_thirds)
-        return thirds
+        return final_thirds(self.taken, self.last_taker, thirds_of(self.set_aside, self.card_thirds))
 
     def taker_of(self, c: int) -> int:
         """Who took card ``c`` by the end of the deal (a set-aside card: the last trick's taker)."""
         assert self.last_taker is not None
-        return next((s for s in range(self.seats) if self.won[s] >> c & 1), self.last_taker)
+        return taker_of(c, self.won, self.last_taker)
 
     def play_observation(self) -> dict[str, JSON]:
         """The public part of the trick play."""

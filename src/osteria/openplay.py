@@ -1,0 +1,65 @@
+"""The play of the cards still to come with every hand open: what a double-dummy search needs
+to know of a deal, and nothing of how it searches.
+
+A game's deal describes its card play as one side against the other (``Deal.open_play``): the
+hands, the trick so far, who may follow with what, who takes a trick, what each card is worth,
+and how what a side gains turns into the seat's value, by the game's own scoring. The search
+(:mod:`osteria.bots.solver`) asks nothing else of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from osteria.cards import SUIT_MASK, cards_of
+
+# The follow classes of a deck: per class its cards from the weakest to the strongest, and their mask.
+Chains = list[tuple[tuple[int, ...], int]]
+
+
+def chains_of(order: Sequence[Sequence[int]]) -> Chains:
+    """The follow classes as (cards from weakest to strongest, their mask)."""
+    return [(tuple(chain), sum(1 << c for c in chain)) for chain in order if chain]
+
+
+def suit_chains(key: Sequence[int], deck: int) -> Chains:
+    """The suits of ``deck`` as follow classes, each ordered by ``key`` (a card's strength)."""
+    return chains_of([sorted(cards_of(deck & SUIT_MASK[s]), key=lambda c: key[c]) for s in range(4)])
+
+
+@dataclass(frozen=True)
+class OpenPlay:
+    """The trick play still to come, with all hands open, as one side against the other.
+
+    ``team[seat]`` says whether the seat plays for the side whose value is maximised. In the
+    additive form the search counts what that side will still gain (a trick's ``values``, the
+    ``last_bonus`` of the last one and a ``trick_bonus`` for each) and ``finish`` turns the
+    total into the seat's value; otherwise (``terminal`` given) the value is ``terminal`` of the
+    thirds and cards each seat took (``taken``, ``won``) and who took the last trick, and
+    ``summary`` of them is part of a position. ``no_merge`` holds the cards never taken as
+    equivalent to another (they may be held back where their neighbours may not).
+    """
+
+    hands: Sequence[int]
+    trick: Sequence[int]
+    leader: int
+    team: Sequence[bool]
+    values: Sequence[int]
+    chains: Chains
+    follow: Callable[[int, list[int]], int]  # the cards of a hand that may go to a trick
+    taker: Callable[[list[int]], int]  # the position in a whole trick of the card that takes it
+    finish: Callable[[int], int]
+    last_bonus: int = 0
+    trick_bonus: int = 0
+    no_merge: int = 0
+    terminal: Callable[[list[int], list[int], int], int] | None = None
+    summary: Callable[[list[int], list[int]], object] | None = None
+    taken: Sequence[int] = ()
+    won: Sequence[int] = ()
+    # Whether the strongest live card of the suit led always takes the trick (no trumps), so
+    # that what the leader can cash bounds the value.
+    cashes: bool = False
+    # Whether it is the Tressette family's plain trick play (follow suit, the family's order,
+    # additive card values), which the compiled kernel searches.
+    family: bool = False
