@@ -92,7 +92,6 @@ class TraversoneDeal(TrickDeal):
             "dealer": self.dealer,
             "hand": [CARD_STRINGS[c] for c in cards_of(self.hands[seat])],
             "leftover": self.set_aside.bit_count(),
-            "spy": [CARD_STRINGS[c] for c in cards_of(self.hands[(seat + 1) % self.seats])],
             "played": [CARD_STRINGS[a] for _, a in self.history],
             "history": [[s, CARD_STRINGS[a]] for s, a in self.history],
             **self.play_observation(),
