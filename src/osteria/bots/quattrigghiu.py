@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from osteria.bots.base import Bot
-from osteria.cards import CARD_STRINGS, ITALIAN_40, SUITS, cards_of, parse_card
+from osteria.cards import CARD_STRINGS, ITALIAN_40, SUITS, cards_of, parse_card, suit_of
 from osteria.rules.quattrigghiu import CAVALLI, MATADORS, RE, STRENGTH, TRUMP_MASK, led_suit
 
 # The value in basi of a card, as a call is weighed: a battittura is a base; the next two trunfi
@@ -34,10 +34,6 @@ CALL_AT, SULITA_AT = 2.0, 5.75
 # Answering "aiutu" to an open call puts one on the side of a caller strong in his trunfu: measured,
 # it beats defending with any hand worth some half a base in his suit.
 HELP_AT = 0.5
-
-
-def _suit(c: int) -> int:
-    return c // 13
 
 
 def _places(trump: int) -> dict[int, int]:
@@ -62,7 +58,7 @@ def estimated_basi(hand: list[int], trump: int) -> float:
     for c in plain:
         if c in RE:
             value += PLAIN_RE_VALUE
-        elif c in CAVALLI and RE[_suit(c)] in plain:
+        elif c in CAVALLI and RE[suit_of(c)] in plain:
             value += GUARDED_CAVALLO_VALUE
     return value
 
@@ -105,9 +101,9 @@ def _call(hand: list[int], legal: list[str]) -> str:
 
     def shortness(action: str) -> tuple[int, int]:
         c = parse_card(action.split()[2])
-        if TRUMP_MASK[trump] >> c & 1 or _suit(c) == trump:
+        if TRUMP_MASK[trump] >> c & 1 or suit_of(c) == trump:
             return (1, 0)
-        held = sum(1 for x in hand if _suit(x) == _suit(c) and not TRUMP_MASK[trump] >> x & 1)
+        held = sum(1 for x in hand if suit_of(x) == suit_of(c) and not TRUMP_MASK[trump] >> x & 1)
         return (0 if held <= 1 else 2, held)
 
     return min(calls, key=shortness)
@@ -235,8 +231,8 @@ class _Play:
         if not plain:  # only trunfi: the top one if it is sure, else the smallest
             return my_trumps[0] if self.holds(my_trumps[0], self.trump, others) else my_trumps[-1]
         # Nothing sure: a low card of the longest plain suit, keeping the high ones for later.
-        length = {s: sum(1 for c in plain if _suit(c) == s) for s in range(4)}
-        return min(plain, key=lambda c: (-length[_suit(c)], self.strength[c]))
+        length = {s: sum(1 for c in plain if suit_of(c) == s) for s in range(4)}
+        return min(plain, key=lambda c: (-length[suit_of(c)], self.strength[c]))
 
     def follow(self) -> int:
         led = led_suit(self.trump, self.trick[0][1])

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from osteria.bots.base import Bot
-from osteria.cards import CARD_STRINGS, SUIT_MASK, SUITS, VENETA_52, cards_of, parse_card
+from osteria.cards import CARD_STRINGS, SUIT_MASK, SUITS, VENETA_52, cards_of, parse_card, suit_of
 from osteria.engine import partner_of, side_of
 from osteria.rules.sancagna import (
     ACTION_OF,
@@ -29,7 +29,9 @@ from osteria.rules.sancagna import (
     TRICKS,
     TWO_CIRCLES,
     cenno_cards,
+    reckoned_tally,
     required,
+    suits_lacked,
     trick_winner,
 )
 
@@ -40,10 +42,6 @@ SURE = 0.1
 FOLLOWERS = 1.0
 # Leading a trump spends the power to ruff later, more for a high one: only a good lead is worth it.
 TRUMP_SPEND = 2.0
-
-
-def _suit(c: int) -> int:
-    return c // 13
 
 
 class SancagnaHeuristic(Bot):
@@ -68,19 +66,7 @@ def count_tallies(observation: Mapping[str, Any]) -> list[int]:
 
     A revoke is taken as costing its 9 points whenever it was found, so the count can only err
     low (a revoke found in play against a side whose tally was then reset cost nothing)."""
-    tally = [0, 0]
-    for result in observation["results"]:
-        points, delta, outcome = result["points"], result["delta"], result["outcome"]
-        tally = [tally[s] + points[s] for s in (0, 1)]
-        # A side gains 0, 1 or 2 circles and loses 3 a revoke, so the gain is the delta mod 3.
-        gains = [delta[s] % 3 for s in (0, 1)]
-        if outcome in ("fuori", "fuori-doppio"):
-            caller = 0 if gains[0] else 1
-            threshold = TWO_CIRCLES if outcome == "fuori-doppio" else ONE_CIRCLE
-            tally = [tally[s] - threshold if s == caller else 0 for s in (0, 1)]
-        elif outcome == "chiamata-errata":
-            tally = [0, 0]
-        tally = [tally[s] - REVOKE_POINTS * (gains[s] - delta[s]) // 3 for s in (0, 1)]
+    tally = reckoned_tally(observation["results"], revokes_cost=True)
     trump = SUITS.index(observation["trump"])
     for trick in _tricks(observation["history"]):
         if len(trick) == 4:
@@ -118,12 +104,9 @@ class _View:
         self.voids = [0, 0, 0, 0]  # per seat, a bitmask of the suits it has shown it lacks
         tricks = _tricks(obs["history"])
         for trick in tricks:
-            led = _suit(trick[0][1])
+            led = suit_of(trick[0][1])
             for seat, c in trick[1:]:
-                if _suit(c) != led:
-                    self.voids[seat] |= 1 << led
-                    if _suit(c) != self.trump:
-                        self.voids[seat] |= 1 << self.trump
+                self.voids[seat] |= suits_lacked(led, c, self.trump)
         self._read_partner(obs["cenni"], any(seat == self.partner for trick in tricks for seat, _ in trick))
 
     def _read_partner(self, cenni: Sequence[Sequence[Any]], has_played: bool) -> None:
@@ -150,7 +133,7 @@ class _View:
 
     def p_holds(self, seat: int, c: int) -> float:
         """The chance that ``seat`` (not this one) holds card ``c`` now."""
-        if not self.unseen >> c & 1 or self.voids[seat] >> _suit(c) & 1:
+        if not self.unseen >> c & 1 or self.voids[seat] >> suit_of(c) & 1:
             return 0.0
         if seat == self.partner:
             if self.partner_holds >> c & 1:
@@ -178,8 +161,8 @@ class _View:
 
     def higher(self, c: int) -> int:
         """The unseen cards that beat ``c`` when it is winning a trick."""
-        above = sum(1 << x for x in cards_of(SUIT_MASK[_suit(c)] & self.unseen) if self.key[x] > self.key[c])
-        return above if _suit(c) == self.trump else above | SUIT_MASK[self.trump] & self.unseen
+        above = sum(1 << x for x in cards_of(SUIT_MASK[suit_of(c)] & self.unseen) if self.key[x] > self.key[c])
+        return above if suit_of(c) == self.trump else above | SUIT_MASK[self.trump] & self.unseen
 
     def p_beats(self, seat: int, best: int, led: int) -> float:
         """The chance that ``seat``, still to play, can beat ``best`` in a trick led in ``led``."""
@@ -187,7 +170,7 @@ class _View:
         over = self.higher(best)
         if led == self.trump:
             return self.p_any(seat, over)
-        if _suit(best) == self.trump:  # a ruff: only a player void in the suit led can overruff
+        if suit_of(best) == self.trump:  # a ruff: only a player void in the suit led can overruff
             return self.p_void(seat, led) * self.p_any(seat, over)
         return self.p_any(seat, over & ~trumps) + self.p_void(seat, led) * self.p_any(seat, over & trumps)
 
@@ -201,7 +184,7 @@ class _View:
 
     def sure(self, c: int) -> bool:
         """Whether ``c`` led now would take against any two opponents."""
-        return self.p_lost(c, _suit(c), self.after(0)) <= SURE
+        return self.p_lost(c, suit_of(c), self.after(0)) <= SURE
 
     def after(self, played: int) -> list[int]:
         """The seats still to play once ``played`` cards of the trick are down and this seat's is."""
@@ -210,7 +193,7 @@ class _View:
 
     def spend(self, c: int) -> float:
         """What playing ``c`` now gives up besides its points: a trump's power to take later."""
-        if _suit(c) != self.trump:
+        if suit_of(c) != self.trump:
             return 0.0
         return TRUMP_SPEND * (1 + (self.key[c] - 100) / 6)
 
@@ -220,11 +203,11 @@ class _View:
         if not self.trick:
             return self.lead(legal)
         # Under option tavola every card is offered; this player never revokes.
-        must = required(self.hand, _suit(self.trick[0][1]), self.trump)
+        must = required(self.hand, suit_of(self.trick[0][1]), self.trump)
         return self.follow([c for c in legal if must >> c & 1])
 
     def lead(self, cards: list[int]) -> int:
-        trumps = [c for c in cards if _suit(c) == self.trump]
+        trumps = [c for c in cards if suit_of(c) == self.trump]
         # A partner who signalled the vecion (or the best trump left) takes any trump trick: a low
         # trump led to him makes the opponents give up their trumps to it.
         master = self.master_trump()
@@ -233,9 +216,9 @@ class _View:
             if self.points[low] <= 4 or self.sure(low):
                 return low
         # Sure winners with points first, trumps before the fours: drawing trumps makes fours safe.
-        sure = [c for c in cards if self.sure(c) and (self.points[c] or _suit(c) == self.trump)]
+        sure = [c for c in cards if self.sure(c) and (self.points[c] or suit_of(c) == self.trump)]
         if sure:
-            return max(sure, key=lambda c: (_suit(c) == self.trump, self.points[c], self.key[c]))
+            return max(sure, key=lambda c: (suit_of(c) == self.trump, self.points[c], self.key[c]))
         # Otherwise the card whose lead brings most, less the trump it spends: a likely winner, or
         # a cheap card.
         return max(cards, key=lambda c: (self.kept(c) - self.spend(c), -self.key[c]))
@@ -245,7 +228,7 @@ class _View:
         takes (or goes to a partner sure to take) adds its points to ours; one that loses gives
         them away; and a strong card kept would take its points and a trick later anyway, so it
         is not spent on a poor trick, while a card that would be lost later is loaded or shed now."""
-        led = _suit(self.trick[0][1])
+        led = suit_of(self.trick[0][1])
         order = [c for _, c in self.trick]
         winner, best = self.trick[trick_winner(order, self.trump)]
         after = self.after(len(self.trick))
@@ -268,14 +251,14 @@ class _View:
     def kept(self, c: int) -> float:
         """What ``c`` is worth kept for a later lead: it takes its points and the followers', or
         gives them away."""
-        lost = self.p_lost(c, _suit(c), self.after(0))
+        lost = self.p_lost(c, suit_of(c), self.after(0))
         return (1 - 2 * lost) * (self.points[c] + FOLLOWERS)
 
     def beats(self, c: int, best: int) -> bool:
         """Whether ``c`` takes a trick that ``best`` is winning."""
-        if _suit(c) == _suit(best):
+        if suit_of(c) == suit_of(best):
             return self.key[c] > self.key[best]
-        return _suit(c) == self.trump
+        return suit_of(c) == self.trump
 
     def partner_sure_to_take(self, led: int, best: int, after: list[int]) -> bool:
         """Whether the partner, still to play, holds the best trump left and may play it."""

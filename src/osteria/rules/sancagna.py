@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from osteria.cards import CARD_STRINGS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, VENETA_52, card, cards_of
+from osteria.cards import CARD_STRINGS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, VENETA_52, card, cards_of, suit_of
 from osteria.engine import (
     JSON,
     Deal,
@@ -82,12 +82,46 @@ def required(hand: int, led: int, trump: int) -> int:
     return hand & SUIT_MASK[led] or hand & SUIT_MASK[trump] or hand
 
 
+def suits_lacked(led: int, c: int, trump: int) -> int:
+    """The suits (a bitmask, suit s as 1 << s) that a player who keeps to the rule shows he
+    lacks by playing card ``c`` to a trick led in ``led``: not answering shows a void in the
+    suit led, and not trumping then a void in trump too."""
+    if suit_of(c) == led:
+        return 0
+    return 1 << led | (1 << trump if suit_of(c) != trump else 0)
+
+
 # -- the smazzata and the call-out ----------------------------------------------------------------
 # Card points add up across deals until a side calls itself out right after a trick it took:
 # with 21 one circle, with 42 two, and what lies beyond carries into the next smazzata.
 
 ONE_CIRCLE = 21
 TWO_CIRCLES = 42
+
+def reckoned_tally(results: Sequence[Mapping[str, JSON]], *, revokes_cost: bool) -> list[int]:
+    """Both sides' tallies carried into the next deal, as a player keeps them in his head
+    (a mente) from the replay results of the deals before: each deal's points go on while nobody
+    calls out; a call-out leaves the caller what lies beyond his circles and the others nothing;
+    a wrong call leaves both nothing. With ``revokes_cost``, a revoke found (3 circles off a side's
+    delta) is taken as costing its 9 points whenever it was found, so the count can only err low."""
+    tally = [0, 0]
+    for result in results:
+        points, delta, outcome = result["points"], result["delta"], result["outcome"]
+        total = [tally[side] + points[side] for side in (0, 1)]
+        # A side gains 0, 1 or 2 circles and loses 3 a revoke, so the gain is the delta mod 3.
+        gains = [delta[side] % 3 for side in (0, 1)]
+        if outcome == "continua":
+            tally = total
+        elif outcome in ("fuori", "fuori-doppio"):
+            caller = 0 if gains[0] else 1
+            threshold = TWO_CIRCLES if outcome == "fuori-doppio" else ONE_CIRCLE
+            tally = [total[side] - threshold if side == caller else 0 for side in (0, 1)]
+        else:
+            tally = [0, 0]
+        if revokes_cost:
+            tally = [tally[side] - REVOKE_POINTS * (gains[side] - delta[side]) // 3 for side in (0, 1)]
+    return tally
+
 
 # -- the cenni ----------------------------------------------------------------------------------
 # A player shows his partner, silently and truly, that he holds the re, fante or dieci of trump
@@ -454,11 +488,10 @@ class Sancagna(Game):
         holder = {s: unseen.holder(obs["hand_sizes"][s]) for s in range(4) if s != seat}
         unseen.holder(len(VENETA_52) - 4 * HAND_SIZE - 2)  # the unused rest of the stock
         for p in plays:
-            led = p.led // 13
-            # Not answering shows a void, and not trumping then a void in trump too; at a real
-            # table (tavola) a wrong card proves nothing, and the revokes found are checked.
-            if p.seat in holder and not self.options["tavola"] and p.card // 13 != led:
-                unseen.forbid(holder[p.seat], SUIT_MASK[led] | (SUIT_MASK[trump] if p.card // 13 != trump else 0))
+            # At a real table (tavola) a wrong card proves nothing, and the revokes found are checked.
+            lacked = suits_lacked(suit_of(p.led), p.card, trump)
+            if p.seat in holder and not self.options["tavola"] and lacked:
+                unseen.forbid(holder[p.seat], sum(SUIT_MASK[s] for s in range(4) if lacked >> s & 1))
         partner = partner_of(seat)
         for i, (s, text) in enumerate(history):
             if s == partner and text.startswith("cenno"):  # true by rule when the partner made it
@@ -483,17 +516,7 @@ class Sancagna(Game):
         if "tally" in obs:
             found = [sum(side_of(s) == side for s, _ in obs["revokes"]) for side in (0, 1)]
             return [obs["tally"][side] - obs["points"][side] + REVOKE_POINTS * found[side] for side in (0, 1)]
-        tally = [0, 0]
-        for r in obs["results"]:
-            total = [tally[side] + r["points"][side] for side in (0, 1)]
-            if r["outcome"] == "continua":
-                tally = total
-                continue
-            tally = [0, 0]
-            if r["outcome"] in ("fuori", "fuori-doppio"):  # the side out gained 1 or 2 circles, less 3s
-                side = 0 if r["delta"][0] % 3 else 1
-                tally[side] = total[side] - (TWO_CIRCLES if r["outcome"] == "fuori-doppio" else ONE_CIRCLE)
-        return tally
+        return reckoned_tally(obs["results"], revokes_cost=False)
 
     def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         circles = [sum(r.delta[s] for r in results) for s in (0, 1)]
