@@ -496,3 +496,81 @@ def test_serve_reports_bad_settings_in_one_line(argv: list[str], words: str,
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert err.startswith("osteria serve: ") and words in err and err.count("\n") == 1
+
+
+# -- the last round -----------------------------------------------------------------------------------
+
+
+def test_the_dealer_calls_mano_over_the_websocket_and_it_outlives_a_restart(tmp_path: Path) -> None:
+    async def state_where(ws: Any, wanted: Any) -> dict[str, Any]:
+        while True:
+            message = await until(ws, "state")
+            if wanted(message):
+                return message
+
+    with served(tmp_path) as base:
+        created = create(base, game="calabresella", players=[{"kind": "human"}] * 3)
+        table_id = created["table_id"]
+        urls = [ws_url(base, table_id, s["token"]) for s in created["seats"]]
+
+        async def declare() -> list[dict[str, Any]]:
+            sockets = [await websockets.connect(url) for url in urls]
+            try:
+                playing = [await state_where(ws, lambda m: m["table"]["status"] == "playing") for ws in sockets]
+                dealer = playing[0]["table"]["deals"][0]["dealer"]
+                for seat, state in enumerate(playing):
+                    assert state["last_round_offer"] == ({"last_deal": 2} if seat == dealer else None)
+                    assert state["table"]["last_round"] is None
+                other = (dealer + 1) % 3
+                await sockets[other].send(json.dumps({"type": "last_round"}))
+                error = await until(sockets[other], "error")
+                assert error["code"] == "illegal" and f"only the dealer, seat {dealer}" in error["message"]
+                await sockets[dealer].send(json.dumps({"type": "last_round"}))
+                return [await state_where(ws, lambda m: m["table"]["last_round"] is not None) for ws in sockets]
+            finally:
+                for ws in sockets:
+                    await ws.close()
+
+        declared = asyncio.run(declare())
+        dealer = declared[0]["table"]["deals"][0]["dealer"]
+        for state in declared:
+            assert state["table"]["last_round"] == {"deal": 0, "seat": dealer, "last_deal": 2}
+            assert state["last_round_offer"] is None
+            assert state["view"]["last_round"] == state["table"]["last_round"]
+            assert any(line.startswith("Ultimo giro, chiamato da") for line in state["lines"]["it"])
+            assert any("the match ends with deal 3" in line for line in state["lines"]["en"])
+    with served(tmp_path) as base:  # the server starts again: the table remembers
+        assert httpx.get(f"{base}/api/tables/{table_id}").json()["last_round"]["seat"] == dealer
+
+        urls = [ws_url(base, table_id, s["token"]) for s in created["seats"]]  # the new address
+
+        async def everyone() -> list[dict[str, Any]]:
+            return await asyncio.gather(*(play_seat(url, random.Random(s), deals=99) for s, url in enumerate(urls)))
+
+        finals = asyncio.run(everyone())
+        table = httpx.get(f"{base}/api/tables/{table_id}").json()
+        assert table["status"] == "finished" and len(table["result"]["deals"]) == 3  # not six
+        assert all(final["table"]["status"] == "finished" for final in finals)
+        record = httpx.get(f"{base}/api/tables/{table_id}/record").json()
+        assert record["last_round"] == {"deal": 0, "seat": dealer}
+        assert osteria.replay(record).result() == table["result"]
+        assert all(c.ok for c in verify_record(record))
+
+
+def test_spectators_and_games_without_a_last_round_are_refused(base: str) -> None:
+    created = create(base, game="tressette", players=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with websockets.connect(ws_url(base, created["table_id"], created["seats"][0]["token"])) as ws:
+            state = await until(ws, "state")
+            assert state["last_round_offer"] is None
+            await ws.send(json.dumps({"type": "last_round"}))
+            seated = await until(ws, "error")
+        async with websockets.connect(ws_url(base, created["table_id"])) as ws:
+            await ws.send(json.dumps({"type": "last_round"}))
+            watching = await until(ws, "error")
+        return seated, watching
+
+    seated, watching = asyncio.run(run())
+    assert seated["code"] == "illegal" and "tressette has no declared last round" in seated["message"]
+    assert watching["code"] == "spectator"

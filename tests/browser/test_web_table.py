@@ -224,3 +224,31 @@ def test_the_page_comes_back_after_the_server_is_killed(browser: Browser, tmp_pa
             clicker.click_once()
     finally:
         context.close()
+
+
+def test_the_dealer_calls_the_last_round_with_two_presses(server: Server, browser: Browser) -> None:
+    created = server.create("calabresella", [{"kind": "human"}] * 3)
+    table_id = created["table_id"]
+    dealer = server.get(f"/api/tables/{table_id}")["deals"][0]["dealer"]
+    context, page = new_page(browser)
+    try:
+        page.goto(f"{server.base}{created['seats'][dealer]['link']}&lang=it")
+        wait_for_table(page)
+        page.click("#start-button")  # bots take the two free seats
+        button = page.locator("#last-round-button")
+        expect(button).to_be_visible()
+        expect(button).to_have_text("Ultimo giro (mano)")
+        button.click()  # a first press asks
+        expect(button).to_contain_text("la partita finisce con la smazzata 3")
+        assert server.get(f"/api/tables/{table_id}")["last_round"] is None
+        button.click()
+        expect(button).to_be_hidden()
+        expect(page.locator("#info")).to_contain_text("Ultimo giro, chiamato da te: "
+                                                      "la partita finisce con la smazzata 3.")
+        Clicker(page, random.Random(5)).play_deals(deals=99, max_clicks=400)
+        expect(page.locator("#table-view")).to_have_attribute("data-status", "finished")
+        assert table_state(page)["deals"] == 3  # not the six of two rounds
+    finally:
+        context.close()
+    record = server.record(table_id)
+    assert record["last_round"] == {"deal": 0, "seat": dealer}

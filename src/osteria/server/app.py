@@ -120,8 +120,12 @@ class PingMessage(Strict):
     type: Literal["ping"]
 
 
-Incoming = Annotated[PlayMessage | ChatMessage | HintMessage | AnalysisMessage | StartMessage | PingMessage,
-                     Field(discriminator="type")]
+class LastRoundMessage(Strict):
+    type: Literal["last_round"]
+
+
+Incoming = Annotated[PlayMessage | ChatMessage | HintMessage | AnalysisMessage | StartMessage | PingMessage
+                     | LastRoundMessage, Field(discriminator="type")]
 INCOMING: TypeAdapter[Incoming] = TypeAdapter(Incoming)
 
 
@@ -383,6 +387,8 @@ async def _read(websocket: WebSocket, table: Table, client: Client) -> None:
                 table.play(client.seat, message.action, move=message.move)
             elif isinstance(message, StartMessage):
                 table.start(client.seat)
+            elif isinstance(message, LastRoundMessage):
+                table.declare_last_round(client.seat)
             else:
                 task = asyncio.create_task(_answer(table, client, message))
                 background.add(task)

@@ -33,6 +33,10 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS chat (
         table_id TEXT NOT NULL, line INTEGER NOT NULL, seat INTEGER, name TEXT NOT NULL, text TEXT NOT NULL,
         at DOUBLE PRECISION NOT NULL, PRIMARY KEY (table_id, line))""",
+    # A last round declared at the table: the deal it begins with, and the seat that declared it.
+    # A table of its own, so that a database made before it opens as it is.
+    """CREATE TABLE IF NOT EXISTS last_rounds (
+        table_id TEXT PRIMARY KEY, deal_index INTEGER NOT NULL, seat INTEGER NOT NULL)""",
 )
 
 CHAT_KEPT = 50  # chat lines a table sends to a newcomer
@@ -76,6 +80,7 @@ class TableRow:
     deals: list[tuple[int, str, str]] = field(default_factory=list)
     actions: list[list[tuple[int, str, bool]]] = field(default_factory=list)
     chat: list[ChatLine] = field(default_factory=list)
+    last_round: tuple[int, int] | None = None  # (deal index, seat) of a declared last round
 
 
 class StoreError(Exception):
@@ -166,6 +171,10 @@ class Store:
             cur.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
                         (table_id, deal_index, action_index, seat, action, int(by_bot)))
 
+    def declare_last_round(self, table_id: str, deal_index: int, seat: int) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO last_rounds VALUES (?, ?, ?)", (table_id, deal_index, seat))
+
     def add_chat(self, table_id: str, line: ChatLine) -> None:
         with self._transaction() as cur:
             cur.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)",
@@ -193,6 +202,8 @@ class Store:
                 played = tables[r[0]].actions[r[1]]
                 assert r[2] == len(played), f"table {r[0]}: action {r[1]}.{r[2]} stored without the ones before"
                 played.append((r[3], r[4], bool(r[5])))
+            for r in cur.fetchall("SELECT table_id, deal_index, seat FROM last_rounds"):
+                tables[r[0]].last_round = (r[1], r[2])
             for r in cur.fetchall("SELECT table_id, line, seat, name, text, at FROM chat ORDER BY table_id, line"):
                 lines = tables[r[0]].chat
                 lines.append(ChatLine(r[1], r[2], r[3], r[4], r[5]))

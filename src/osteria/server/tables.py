@@ -198,6 +198,8 @@ class Table:
         self._analyses: dict[int, Message] = {}
         self._analysing = False
         for deal_index, (dealer, seed, published) in enumerate(row.deals):
+            if row.last_round is not None and row.last_round[0] == deal_index:
+                self.match.declare_last_round(row.last_round[1])
             hands, stock = fair.deal_from_seed(self.game, seed)
             self.match.begin_deal(hands, stock, dealer)
             self.seeds.append((seed, published))
@@ -205,6 +207,8 @@ class Table:
                 assert self.match.to_move == seat, f"table {self.id}: stored action {action!r} out of turn"
                 self.match.play(action)
                 self.move += 1
+        if row.last_round is not None and row.last_round[0] == len(row.deals):  # declared between deals
+            self.match.declare_last_round(row.last_round[1])
         for s in self.seats:
             if s.kind == "bot":
                 s.bot = make_bot(s.level or "medio", game=self.game.name, seed=new_bot_seed())
@@ -268,6 +272,7 @@ class Table:
             "deals": [{"deal_index": i, "dealer": d.dealer, "seed_hash": self.seeds[i][1],
                        "seed": self.seeds[i][0] if i < over else None} for i, d in enumerate(self.match.deals)],
             "result": self.match.result(),
+            "last_round": self.match.last_round,
         }
 
     def record(self) -> dict[str, JSON]:
@@ -300,7 +305,8 @@ class Table:
         for lang in LANGUAGES:
             drawn = self.table_view(lang, seat)
             drawn.note(view)
-            said[lang] = [*drawn.scores(view), *drawn.status(view), *drawn.declarations(view), *drawn.signals(view)]
+            said[lang] = [*drawn.scores(view), *drawn.match_notes(view), *drawn.status(view),
+                          *drawn.declarations(view), *drawn.signals(view)]
         return said
 
     def announce_deal_end(self, deal_index: int) -> None:
@@ -335,8 +341,11 @@ class Table:
         if isinstance(view.get("hands"), list):
             view["hands"] = [in_game_order(drawn, hand) for hand in view["hands"]]
         legal = drawn.ordered(view["legal_actions"])
+        # The seat that may declare the last round now (Calabresella's dealer) is told so.
+        last_deal = None if seat is None or not self.started else self.match.last_deal_if_declared(seat)
         return {"type": "state", "table": table or self.state(), "seat": seat, "view": view,
-                "legal": [{"action": a, **self.words(a)} for a in legal], "last": self.last_seen(seat), "lines": lines}
+                "legal": [{"action": a, **self.words(a)} for a in legal], "last": self.last_seen(seat), "lines": lines,
+                "last_round_offer": None if last_deal is None else {"last_deal": last_deal}}
 
     def last_seen(self, seat: int | None) -> Message | None:
         """The last action as ``seat`` may know it: whole where every other seat's view shows it
@@ -549,6 +558,30 @@ class Table:
                 self.send_all(message)
         self.broadcast_state()
         self.resume()
+
+    def declare_last_round(self, seat: int | None) -> None:
+        """A control of the table, not a move: ``seat`` declares the match's last round, where the
+        game lets that seat do it now (in Calabresella only the dealer may: the seed gives "chiamare
+        mano" to whoever deals). Checked by the engine, stored, then announced; TableError for
+        anything refused."""
+        if seat is None:
+            raise TableError("spectator", "a spectator does not declare the last round", 403)
+        if self.match.finished:
+            raise TableError("finished", "the match is over")
+        if not self.started:
+            raise TableError("waiting", "play has not begun: seats are still free")
+        try:
+            self.match.declare_last_round(seat)
+        except IllegalAction as exc:
+            raise TableError("illegal", str(exc)) from None
+        declared = self.match.last_round
+        assert declared is not None
+        try:
+            self.store.declare_last_round(self.id, declared["deal"], seat)
+        except Exception:
+            self._rebuild()  # not stored: it never happened
+            raise
+        self.broadcast_state()
 
     def _rebuild(self) -> None:
         """Back to what the database holds (after a write failed)."""

@@ -13,7 +13,7 @@ const MANY = 40;
 const DRAWN = new Set([
   "game", "options", "players", "seat", "deal_index", "results", "totals", "finished", "to_move", "legal_actions",
   "dealer", "hand", "hands", "hand_sizes", "trick", "last_trick", "history", "played", "trump", "turned", "bottom",
-  "leader", "tricks_played", "tricks",
+  "leader", "tricks_played", "tricks", "last_round",
 ]);
 // The word for trumps in each game that has them.
 const TRUMP_WORD = { quattrigghiu: "trunfu", sancagna: "briscola" };
@@ -45,6 +45,8 @@ const app = {
   hint: null,
   selection: null, // {word, need, chosen: Set, byKey: Map}
   dealNotice: null, // {index, until}: a deal just ended
+  lastRoundOffer: null, // {last_deal}: this seat may declare the match's last round now
+  confirmLastRound: false, // the last round's button was pressed once: the next press declares it
 };
 
 // -- words ---------------------------------------------------------------------------------
@@ -490,6 +492,8 @@ function receive(message) {
       app.view = message.view;
       app.legal = message.legal || [];
       app.lines = message.lines || null;
+      app.lastRoundOffer = message.last_round_offer || null;
+      if (!app.lastRoundOffer) app.confirmLastRound = false;
       app.sent = null;
       if (moved) {
         app.error = null;
@@ -1104,6 +1108,24 @@ function renderTools() {
   const start = $("start-button");
   start.hidden = !(table.status === "waiting" && app.seat !== null);
   start.onclick = () => send({ type: "start" });
+  // The match's last round, a control of the table and not a move: offered by the server only to
+  // the seat that may declare it now (Calabresella's dealer, as the seed has it); a first press
+  // asks, a second declares.
+  const lastRound = $("last-round-button");
+  const offer = app.lastRoundOffer;
+  lastRound.hidden = !offer;
+  lastRound.classList.toggle("primary", Boolean(offer && app.confirmLastRound));
+  lastRound.textContent = offer && app.confirmLastRound
+    ? t("confirm_last_round", { n: offer.last_deal + 1 }) : t("last_round");
+  lastRound.onclick = () => {
+    if (!app.confirmLastRound) {
+      app.confirmLastRound = true;
+      renderTools();
+      return;
+    }
+    app.confirmLastRound = false;
+    send({ type: "last_round" });
+  };
   const record = $("record-link");
   record.href = `/api/tables/${encodeURIComponent(app.tableId)}/record`;
   record.download = `osteria-${app.tableId}.json`;
