@@ -114,9 +114,22 @@ class Deal(ABC):
     def legal(self) -> list[int]:
         """The legal actions of the seat to move, in a stable order."""
 
-    @abstractmethod
+    # The osteria/1 string of each action by its number, and the number of each string. A game
+    # with actions beyond a table (a discard of any four cards) overrides action_str for them,
+    # and unlisted_action reads them.
+    action_strings: ClassVar[Mapping[int, str] | Sequence[str]]
+    action_numbers: ClassVar[Mapping[str, int]]
+
     def apply(self, action: int) -> None:
         """Play a legal action of the seat to move. Legality is the caller's to check."""
+        seat = self.to_move
+        assert seat is not None
+        self.history.append((seat, action))
+        self.perform(seat, action)
+
+    @abstractmethod
+    def perform(self, seat: int, action: int) -> None:
+        """What an action of ``seat``, the seat to move, does (``apply`` has recorded it)."""
 
     def copy(self) -> Self:
         """An independent copy, for search: the attributes, with each list, dict and set copied
@@ -133,13 +146,19 @@ class Deal(ABC):
     def over(self) -> bool:
         return self.to_move is None
 
-    @abstractmethod
     def action_str(self, action: int) -> str:
         """The osteria/1 string of an action."""
+        return self.action_strings[action]
 
-    @abstractmethod
     def parse_action(self, text: str) -> int:
         """The action of a string; IllegalAction if it names no action of this game."""
+        action = self.action_numbers.get(text)
+        return action if action is not None else self.unlisted_action(text)
+
+    @abstractmethod
+    def unlisted_action(self, text: str) -> int:
+        """The action of a string that ``action_numbers`` lacks (one built of its words, as a
+        discard), or IllegalAction saying what is wrong with it and what the actions look like."""
 
     @abstractmethod
     def why_illegal(self, action: int) -> str:

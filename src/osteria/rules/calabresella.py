@@ -80,6 +80,9 @@ STAKES: dict[tuple[str, bool], dict[int, tuple[int, int, int]]] = {
 class CalabresellaDeal(TrickDeal):
     """One deal: the bidding, then the exchange and the discard where they apply, then the tricks."""
 
+    action_strings = ACTION_STRINGS
+    action_numbers = ACTION_OF
+
     def __init__(self, game: Calabresella, dealer: int, hands: Sequence[Sequence[int]],
                  widow: Sequence[int]) -> None:
         n = self.seats = game.seats
@@ -184,10 +187,7 @@ class CalabresellaDeal(TrickDeal):
 
     # -- playing -----------------------------------------------------------------------------------
 
-    def apply(self, action: int) -> None:
-        seat = self.to_move
-        assert seat is not None
-        self.history.append((seat, action))
+    def perform(self, seat: int, action: int) -> None:
         if action < PASSO:
             self.play_card(action % SIGNAL_STRIDE)
             if self.to_move is None:
@@ -248,10 +248,7 @@ class CalabresellaDeal(TrickDeal):
             return scarto_str(action ^ SCARTO)
         return ACTION_STRINGS[action]
 
-    def parse_action(self, text: str) -> int:
-        action = ACTION_OF.get(text)
-        if action is not None:
-            return action
+    def unlisted_action(self, text: str) -> int:
         words = text.split()
         if words and words[0] == "scarto":
             cards = parse_cards(words[1:], text)

@@ -146,6 +146,9 @@ BIDDING, FORCED, VOLUNTEERS, PLAY, WINDOW, OVER = "chiamata", "chiamata_obbligat
 class QuattrigghiuDeal(Deal):
     """One deal: the call, then up to ten basi."""
 
+    action_strings = ACTION_STRINGS
+    action_numbers = ACTION_OF
+
     def __init__(self, game: Quattrigghiu, dealer: int, hands: Sequence[Sequence[int]],
                  first_of_match: bool) -> None:
         self.seats = 4
@@ -290,10 +293,7 @@ class QuattrigghiuDeal(Deal):
 
     # -- playing ---------------------------------------------------------------------------------
 
-    def apply(self, action: int) -> None:
-        seat = self.to_move
-        assert seat is not None
-        self.history.append((seat, action))
+    def perform(self, seat: int, action: int) -> None:
         if action < 52:
             self._play_card(seat, action)
         elif action == PASSU:
@@ -378,13 +378,7 @@ class QuattrigghiuDeal(Deal):
 
     # -- strings ---------------------------------------------------------------------------------
 
-    def action_str(self, action: int) -> str:
-        return ACTION_STRINGS[action]
-
-    def parse_action(self, text: str) -> int:
-        action = ACTION_OF.get(text)
-        if action is not None:
-            return action
+    def unlisted_action(self, text: str) -> int:
         words = text.split()
         if not words:
             raise IllegalAction("an empty action")

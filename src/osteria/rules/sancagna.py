@@ -158,6 +158,9 @@ ACTION_OF = {s: a for a, s in enumerate(ACTION_STRINGS)}
 class SancagnaDeal(Deal):
     """One deal of at most six tricks, part of a smazzata that may span several deals."""
 
+    action_strings = ACTION_STRINGS
+    action_numbers = ACTION_OF
+
     def __init__(self, game: Sancagna, dealer: int, hands: Sequence[Sequence[int]],
                  turned: int, bottom: int, tally: Sequence[int]) -> None:
         self.seats = 4
@@ -260,10 +263,7 @@ class SancagnaDeal(Deal):
 
     # -- playing ---------------------------------------------------------------------------------
 
-    def apply(self, action: int) -> None:
-        seat = self.to_move
-        assert seat is not None
-        self.history.append((seat, action))
+    def perform(self, seat: int, action: int) -> None:
         if action == FUORI:
             self._call_out(side_of(seat))
         elif action == AVANTI:
@@ -354,15 +354,9 @@ class SancagnaDeal(Deal):
 
     # -- strings ---------------------------------------------------------------------------------
 
-    def action_str(self, action: int) -> str:
-        return ACTION_STRINGS[action]
-
-    def parse_action(self, text: str) -> int:
-        action = ACTION_OF.get(text)
-        if action is None:
-            raise IllegalAction(f"{text!r} is not a sancagna action: a card (as 4c or Xd), "
-                                "cenno vecion|vecia|comodin|gnagna, fuori or avanti")
-        return action
+    def unlisted_action(self, text: str) -> int:
+        raise IllegalAction(f"{text!r} is not a sancagna action: a card (as 4c or Xd), "
+                            "cenno vecion|vecia|comodin|gnagna, fuori or avanti")
 
     # -- what a seat may see ---------------------------------------------------------------------
 

@@ -44,8 +44,15 @@ CAPPOTTO_OTHERS = 11  # what every other player scores when one player takes eve
 ZERO_POINTS = 10  # what a player who took no point scores (zero_punti "dieci")
 
 
+# The cards are the actions.
+CARD_OF = {CARD_STRINGS[c]: c for c in ITALIAN_40.cards}
+
+
 class TraversoneDeal(TrickDeal):
     """One deal: as many tricks as each player holds cards."""
+
+    action_strings = CARD_STRINGS
+    action_numbers = CARD_OF
 
     def __init__(self, game: Traversone, dealer: int, hands: Sequence[Sequence[int]],
                  leftover: Sequence[int], first_of_match: bool) -> None:
@@ -70,15 +77,10 @@ class TraversoneDeal(TrickDeal):
     def why_illegal(self, action: int) -> str:
         return self.card_problem(action) or f"{CARD_STRINGS[action]} cannot be played now"
 
-    def apply(self, action: int) -> None:
-        assert self.to_move is not None
-        self.history.append((self.to_move, action))
+    def perform(self, seat: int, action: int) -> None:
         self.play_card(action)
 
-    def action_str(self, action: int) -> str:
-        return CARD_STRINGS[action]
-
-    def parse_action(self, text: str) -> int:
+    def unlisted_action(self, text: str) -> int:
         words = text.split()
         if len(words) != 1:
             raise IllegalAction(f"{text!r} is not a traversone action: one card, as 3d")
