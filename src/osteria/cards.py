@@ -13,6 +13,11 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+Card = int
+"""A card: 13 times its suit's index in SUITS plus its rank's index in RANKS."""
+CardMask = int
+"""A set of cards, card c as bit c."""
+
 SUITS = "dcsb"
 RANKS = "A23456789XFCR"
 RANKS_40 = "A234567FCR"
@@ -36,16 +41,16 @@ LANGUAGES = tuple(SUIT_NAMES)
 SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4))
 
 
-def card(rank: str, suit: str) -> int:
+def card(rank: str, suit: str) -> Card:
     """The card of a rank letter and a suit letter: ``card("3", "d")``."""
     return SUITS.index(suit) * 13 + RANKS.index(rank)
 
 
-def suit_of(c: int) -> int:
+def suit_of(c: Card) -> int:
     return c // 13
 
 
-def rank_of(c: int) -> int:
+def rank_of(c: Card) -> int:
     return c % 13
 
 

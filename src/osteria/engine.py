@@ -18,10 +18,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from osteria.cards import CARD_STRINGS, Deck, make_rng, parse_card
+from osteria.cards import CARD_STRINGS, Card, CardMask, Deck, make_rng, parse_card
 from osteria.openplay import OpenPlay
 
 JSON = Any
+Seat = int
+"""A seat at the table, from 0; play passes from each seat to the next number."""
+Action = int
+"""An action of a deal, by its number in the game's action space (the fast path)."""
 
 
 def side_of(seat: int) -> int:
@@ -106,12 +110,12 @@ class Deal(ABC):
 
     seats: int
     dealer: int
-    to_move: int | None
-    history: list[tuple[int, int]]
-    hands: list[int]  # the cards each seat holds, as bitmasks
+    to_move: Seat | None
+    history: list[tuple[Seat, Action]]
+    hands: list[CardMask]  # the cards each seat holds
 
     @abstractmethod
-    def legal(self) -> list[int]:
+    def legal(self) -> list[Action]:
         """The legal actions of the seat to move, in a stable order."""
 
     # The osteria/1 string of each action by its number, and the number of each string. A game
@@ -120,7 +124,7 @@ class Deal(ABC):
     action_strings: ClassVar[Mapping[int, str] | Sequence[str]]
     action_numbers: ClassVar[Mapping[str, int]]
 
-    def apply(self, action: int) -> None:
+    def apply(self, action: Action) -> None:
         """Play a legal action of the seat to move. Legality is the caller's to check."""
         seat = self.to_move
         assert seat is not None
@@ -128,7 +132,7 @@ class Deal(ABC):
         self.perform(seat, action)
 
     @abstractmethod
-    def perform(self, seat: int, action: int) -> None:
+    def perform(self, seat: Seat, action: Action) -> None:
         """What an action of ``seat``, the seat to move, does (``apply`` has recorded it)."""
 
     def copy(self) -> Self:
@@ -146,33 +150,33 @@ class Deal(ABC):
     def over(self) -> bool:
         return self.to_move is None
 
-    def action_str(self, action: int) -> str:
+    def action_str(self, action: Action) -> str:
         """The osteria/1 string of an action."""
         return self.action_strings[action]
 
-    def parse_action(self, text: str) -> int:
+    def parse_action(self, text: str) -> Action:
         """The action of a string; IllegalAction if it names no action of this game."""
         action = self.action_numbers.get(text)
         return action if action is not None else self.unlisted_action(text)
 
     @abstractmethod
-    def unlisted_action(self, text: str) -> int:
+    def unlisted_action(self, text: str) -> Action:
         """The action of a string that ``action_numbers`` lacks (one built of its words, as a
         discard), or IllegalAction saying what is wrong with it and what the actions look like."""
 
     @abstractmethod
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: Action) -> str:
         """Why an action that is not among ``legal()`` cannot be played now."""
 
     @abstractmethod
-    def observation(self, seat: int) -> dict[str, JSON]:
+    def observation(self, seat: Seat) -> dict[str, JSON]:
         """What ``seat`` may know of this deal, JSON-serialisable."""
 
     @abstractmethod
     def result(self) -> DealResult:
         """The result of a finished deal."""
 
-    def decider(self, seat: int) -> int:
+    def decider(self, seat: Seat) -> Seat:
         """The seat that chooses for ``seat`` (a dummy's partner chooses for the dummy)."""
         return seat
 
@@ -189,12 +193,12 @@ class Deal(ABC):
         """How many cards the hands still hold: how far the deal is from its end."""
         return sum(hand.bit_count() for hand in self.hands)
 
-    def card_of(self, action: int) -> int | None:
+    def card_of(self, action: Action) -> Card | None:
         """The card an action plays (a signal dropped), or None for any other action. By
         default an action below 52 is the card of that number."""
         return action if action < 52 else None
 
-    def same_side(self, a: int, b: int) -> bool:
+    def same_side(self, a: Seat, b: Seat) -> bool:
         """Whether seats ``a`` and ``b`` play for one side in this deal."""
         return a == b
 
@@ -203,17 +207,17 @@ class Deal(ABC):
         settle (a call-out that hangs on a tally across deals): there search must not choose."""
         return False
 
-    def open_choices(self) -> list[int] | None:
+    def open_choices(self) -> list[Action] | None:
         """For a decision within the card play that is not a card, the actions the solver
         searches as the deciding side's choice; None where there is none."""
         return None
 
-    def open_play(self, seat: int) -> OpenPlay:
+    def open_play(self, seat: Seat) -> OpenPlay:
         """The card play still to come, every hand open, valued for ``seat`` in the solver's
         terms: what the double-dummy solver searches. ValueError for a game that has none."""
         raise ValueError(f"{type(self).__name__} has no open-handed play to search")
 
-    def play_value(self, seat: int) -> int:
+    def play_value(self, seat: Seat) -> int:
         """The value of the finished deal for ``seat`` in the solver's terms (``Game.solver_unit``):
         by default the seat's result."""
         return self.result().delta[seat]
