@@ -99,3 +99,22 @@ def words_in(value: object) -> Iterator[str]:
     elif isinstance(value, list):
         for v in value:
             yield from words_in(v)
+
+
+def varied_choice(legal: Sequence[str], rng: random.Random) -> str:
+    """A random legal action: first a kind of action drawn uniformly (an action's first word: a
+    card, passo, chiamo, accuso...), then one action of that kind, so that the rare kinds (every
+    seat passing, a call-out, an accuso) come up about as often as any card."""
+    kinds: dict[str, list[str]] = {}
+    for action in legal:
+        kinds.setdefault(action.split(" ", 1)[0], []).append(action)
+    return rng.choice(rng.choice(list(kinds.values())))
+
+
+def cards_shown(observation: Mapping[str, object]) -> set[str]:
+    """The cards that an observation names outside the seat's own hand and legal actions."""
+    return {w for key, value in observation.items() if key not in ("hand", "legal_actions")
+            for w in words_in(value) if w in _CARD_WORDS}
+
+
+_CARD_WORDS = frozenset(CARD_STRINGS)
