@@ -25,15 +25,14 @@ observation.
 from __future__ import annotations
 
 import math
-import random
-import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from itertools import chain, islice
 from typing import Any
 
-import osteria
 from osteria.bots.base import Bot
 from osteria.bots.pimc import WIDEST, PimcBot
-from osteria.engine import Deal, Game
+from osteria.bots.search import Decision, SearchBot
+from osteria.engine import Deal
 from osteria.sampling import Unsatisfiable
 
 # The fewest sampled deals on which a simulated action may overrule the heuristic.
@@ -42,7 +41,7 @@ MIN_SAMPLES = 8
 ENOUGH_SOLVED = 64
 
 
-class HybridBot(Bot):
+class HybridBot(SearchBot):
     name = "hybrid"
 
     def __init__(self, heuristic: Bot, seed: int | str | None = None, *, time_limit: float | None = 0.1,
@@ -55,10 +54,8 @@ class HybridBot(Bot):
         ``solve_cards`` and ``simulate_cards`` override the game's ``search_hints``;
         a simulated decision before the card play weighs the heuristic's action against at most
         ``breadth - 1`` others."""
+        super().__init__(seed, time_limit=time_limit, samples=samples)
         self.heuristic = heuristic
-        self.rng = random.Random(seed)
-        self.time_limit = time_limit
-        self.samples = samples
         self.solve_cards = solve_cards
         self.margin = margin
         self.solved_confidence = solved_confidence
@@ -71,15 +68,13 @@ class HybridBot(Bot):
         proposal = self.heuristic.act(observation, legal_actions)
         if len(legal_actions) == 1:
             return proposal
-        started = time.perf_counter()
-        rules = osteria.game_rules(observation["game"], seats=len(observation["players"]),
-                                   **observation["options"])
-        seat: int = observation["to_move"]
+        decision = Decision.of(observation)
+        deals = self.deals(decision)
         try:
-            first = rules.sample_deal(observation, self.rng)
+            first = next(deals)
         except Unsatisfiable:  # the sampler found no deal in its tries: keep to the rule
             return proposal
-        hints = rules.search_hints
+        hints = decision.rules.search_hints
         cards_left = first.cards_in_hands
         solve_cards = hints.solve_cards if self.solve_cards is None else self.solve_cards
         simulate_cards = hints.simulate_cards if self.simulate_cards is None else self.simulate_cards
@@ -89,29 +84,20 @@ class HybridBot(Bot):
             return proposal
         # A bid's playouts are whole deals, and costly: few candidates; a card's are short.
         candidates = self.candidates(proposal, legal_actions, WIDEST if first.in_card_play else self.breadth)
-        sense = -1 if rules.lower_wins else 1
         values: dict[str, list[float]] = {a: [] for a in candidates}
-        deal: Deal | None = first
-        deadline = started + (self.time_limit or 0.0)
-        done = 0
-        most = self.samples or (ENOUGH_SOLVED if solvable else 1 << 62)
-        while done < most and (self.samples or done == 0 or time.perf_counter() < deadline):
-            if deal is None:
-                try:
-                    deal = rules.sample_deal(observation, self.rng)
-                except Unsatisfiable:
-                    break
+        sampled: Iterator[Deal] = chain((first,), deals)
+        if solvable and not self.samples:  # time to spare: a solved mean has settled by then
+            sampled = islice(sampled, ENOUGH_SOLVED)
+        for deal in sampled:
             actions = {deal.action_str(a): a for a in deal.legal()}
             chosen = {text: actions[text] for text in candidates}
-            found = self.valuer.solved_values(deal, chosen, seat) if solvable else None
+            found = self.valuer.solved_values(deal, chosen, decision.seat) if solvable else None
             if found is None:
                 if solvable:  # beyond the solver's budget: not comparable with the solved deals
                     return proposal
-                found = self.simulated_values(rules, deal, chosen, seat, observation)
+                found = self.simulated_values(decision, deal, chosen)
             for text, v in found.items():
-                values[text].append(sense * v)
-            deal = None
-            done += 1
+                values[text].append(decision.sense * v)
         best = max(candidates, key=lambda a: sum(values[a]))
         if best == proposal:
             return proposal
@@ -143,10 +129,10 @@ class HybridBot(Bot):
         rest = [a for a in others if a not in first_of_kind]
         return [proposal, *(first_of_kind + rest)[:width - 1]]
 
-    def simulated_values(self, rules: Game, deal: Deal, actions: dict[str, int], seat: int,
-                         observation: Mapping[str, Any]) -> dict[str, float]:
-        """Each action's result for ``seat`` when the heuristic plays the rest of this deal at
-        every seat, from that seat's observation of it."""
+    def simulated_values(self, decision: Decision, deal: Deal, actions: dict[str, int]) -> dict[str, float]:
+        """Each action's result for the seat to move when the heuristic plays the rest of this
+        deal at every seat, from that seat's observation of it."""
+        observation = decision.observation
         context = {key: observation[key] for key in ("game", "options", "players", "deal_index", "results",
                                                      "totals", "finished") if key in observation}
         values: dict[str, float] = {}
@@ -160,5 +146,5 @@ class HybridBot(Bot):
                 legal = [rollout.action_str(x) for x in rollout.legal()]
                 seen.update(seat=decider, to_move=rollout.to_move, legal_actions=legal)
                 rollout.apply(rollout.parse_action(self.heuristic.act(seen, legal)))
-            values[text] = rollout.result().delta[seat]
+            values[text] = rollout.result().delta[decision.seat]
         return values

@@ -12,13 +12,11 @@ what was sampled, and a fresh sample every iteration.
 from __future__ import annotations
 
 import math
-import random
-import time
 from collections.abc import Mapping
 from typing import Any
 
-import osteria
-from osteria.bots.base import Bot, Evaluation
+from osteria.bots.base import Evaluation
+from osteria.bots.search import Decision, EvaluatingBot
 from osteria.engine import Deal
 
 
@@ -33,36 +31,28 @@ class _Node:
         self.total = 0.0
 
 
-class IsmctsBot(Bot):
+class IsmctsBot(EvaluatingBot):
     name = "ismcts"
 
     def __init__(self, seed: int | str | None = None, *, time_limit: float = 0.1,
                  iterations: int | None = None, exploration: float = 0.7) -> None:
-        self.rng = random.Random(seed)
-        self.time_limit = time_limit
-        self.iterations = iterations
+        """``iterations`` per decision, each on a deal sampled afresh (then the time limit is
+        not looked at), else as many as ``time_limit`` seconds allow, at least one."""
+        super().__init__(seed, time_limit=time_limit, samples=iterations)
         self.exploration = exploration
-
-    def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        return self.evaluate(observation, legal_actions).choice
 
     def evaluate(self, observation: Mapping[str, Any], legal_actions: list[str]) -> Evaluation:
         """The decision (the most visited action) and what it rests on: the mean result of each
         action tried at the root, for the seat to move (higher is better, also where points are
         poison), and the iterations, each on a deal sampled afresh."""
-        rules = osteria.game_rules(observation["game"], seats=len(observation["players"]),
-                                   **observation["options"])
-        sense = -1.0 if rules.lower_wins else 1.0
+        decision = Decision.of(observation)
         root = _Node(-1)
         rng = self.rng
-        deadline = time.perf_counter() + self.time_limit
         scale = 1.0  # the largest result seen: UCB's exploration follows the game's scale
         done = 0
         sample: Deal | None = None
-        while done < (self.iterations or 1 << 62) and (self.iterations or time.perf_counter() < deadline):
-            sample = deal = rules.sample_deal(observation, rng)
+        for deal in self.deals(decision):
+            sample = deal
             path = [root]
             node = root
             while deal.to_move is not None:
@@ -91,7 +81,7 @@ class IsmctsBot(Bot):
             for n in path:
                 n.visits += 1
                 if n.mover >= 0:
-                    n.total += sense * delta[n.mover]
+                    n.total += decision.sense * delta[n.mover]
             done += 1
         assert sample is not None
         wanted = set(legal_actions)

@@ -11,13 +11,11 @@ its values stay comparable. The bot reads nothing but the observation.
 
 from __future__ import annotations
 
-import random
-import time
 from collections.abc import Mapping
 from typing import Any
 
-import osteria
-from osteria.bots.base import Bot, Evaluation
+from osteria.bots.base import Evaluation
+from osteria.bots.search import Decision, EvaluatingBot
 from osteria.bots.solver import SearchBudget, Solver, ending
 from osteria.engine import Deal
 
@@ -25,7 +23,7 @@ from osteria.engine import Deal
 WIDEST = 40
 
 
-class PimcBot(Bot):
+class PimcBot(EvaluatingBot):
     name = "pimc"
 
     def __init__(self, seed: int | str | None = None, *, time_limit: float | None = 0.1,
@@ -35,44 +33,30 @@ class PimcBot(Bot):
         as ``time_limit`` seconds allow, at least one; the solver is tried where at most
         ``solve_cards`` cards are left in the hands, with ``max_nodes`` per search; elsewhere
         ``playouts`` per action and deal."""
-        self.rng = random.Random(seed)
-        self.time_limit = time_limit
-        self.samples = samples
+        super().__init__(seed, time_limit=time_limit, samples=samples)
         self.max_nodes = max_nodes
         self.solve_cards = solve_cards
         self.playouts = playouts
 
-    def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        return self.evaluate(observation, legal_actions).choice
-
     def evaluate(self, observation: Mapping[str, Any], legal_actions: list[str]) -> Evaluation:
-        """The decision and what it rests on: the mean value of each action weighed, for the
-        seat to move (higher is better, also where points are poison), and the deals sampled."""
-        rules = osteria.game_rules(observation["game"], seats=len(observation["players"]),
-                                   **observation["options"])
-        sense = -1 if rules.lower_wins else 1
-        seat: int = observation["to_move"]
+        decision = Decision.of(observation)
         weighed = legal_actions if len(legal_actions) <= WIDEST else self.rng.sample(legal_actions, WIDEST)
         wanted = set(weighed)
         totals = dict.fromkeys(weighed, 0.0)
         counts = dict.fromkeys(weighed, 0)
         solve = True  # until a deal proves too big for the budget
-        deadline = time.perf_counter() + (self.time_limit or 0.0)
         done = 0
-        while done < (self.samples or 1 << 62) and (self.samples or done == 0 or time.perf_counter() < deadline):
-            deal = rules.sample_deal(observation, self.rng)
+        for deal in self.deals(decision):
             actions = {deal.action_str(a): a for a in deal.legal()}
             chosen = {text: a for text, a in actions.items() if text in wanted}
-            values = self.solved_values(deal, chosen, seat) if solve else None
+            values = self.solved_values(deal, chosen, decision.seat) if solve else None
             if values is None:
                 if solve and done:  # earlier deals were solved: start again on one footing
                     totals, counts = dict.fromkeys(weighed, 0.0), dict.fromkeys(weighed, 0)
                 solve = False
-                values = self.playout_values(deal, chosen, seat)
+                values = self.playout_values(deal, chosen, decision.seat)
             for text, v in values.items():
-                totals[text] += sense * v
+                totals[text] += decision.sense * v
                 counts[text] += 1
             done += 1
         means = {text: totals[text] / counts[text] for text in weighed if counts[text]}

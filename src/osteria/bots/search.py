@@ -1,0 +1,77 @@
+"""What the searching players share: a decision's set-up from the observation alone, and the
+deals sampled for it within the bot's budget, a fixed number of them or as many as its time
+limit allows."""
+
+from __future__ import annotations
+
+import random
+import time
+from abc import abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import osteria
+from osteria.bots.base import Bot, Evaluation
+from osteria.engine import Deal, Game
+from osteria.sampling import Unsatisfiable
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision as its seat sees it: the observation, the game's rules with its options,
+    the seat to move, and ``sense``, by which a result becomes higher-is-better for the seat
+    (-1 where points are poison)."""
+
+    observation: Mapping[str, Any]
+    rules: Game
+    seat: int
+    sense: int
+
+    @classmethod
+    def of(cls, observation: Mapping[str, Any]) -> Decision:
+        rules = osteria.game_rules(observation["game"], seats=len(observation["players"]),
+                                   **observation["options"])
+        return cls(observation, rules, observation["to_move"], -1 if rules.lower_wins else 1)
+
+
+class SearchBot(Bot):
+    """A player that weighs its decisions on deals sampled from its observation, all its
+    random draws from one generator seeded once, so that with a fixed number of samples the
+    same seed makes the same decisions."""
+
+    def __init__(self, seed: int | str | None, *, time_limit: float | None, samples: int | None) -> None:
+        self.rng = random.Random(seed)
+        self.time_limit = time_limit
+        self.samples = samples
+
+    def deals(self, decision: Decision) -> Iterator[Deal]:
+        """Deals sampled consistently with the decision's observation: ``samples`` of them where
+        given (then the time limit is not looked at), else as many as ``time_limit`` seconds
+        allow from the first one asked for, at least one. Unsatisfiable where the sampler finds
+        no deal at all; where it finds none after some, they are all there is."""
+        deadline = time.perf_counter() + (self.time_limit or 0.0)
+        done = 0
+        while done < self.samples if self.samples else done == 0 or time.perf_counter() < deadline:
+            try:
+                deal = decision.rules.sample_deal(decision.observation, self.rng)
+            except Unsatisfiable:
+                if not done:
+                    raise
+                return
+            yield deal
+            done += 1
+
+
+class EvaluatingBot(SearchBot):
+    """A searching player that values every action it weighs and plays the best."""
+
+    def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        return self.evaluate(observation, legal_actions).choice
+
+    @abstractmethod
+    def evaluate(self, observation: Mapping[str, Any], legal_actions: list[str]) -> Evaluation:
+        """The decision and what it rests on: the value of each action weighed, for the seat to
+        move (higher is better, also where points are poison), and the deals sampled."""
