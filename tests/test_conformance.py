@@ -27,7 +27,7 @@ from helpers import cards_shown, varied_choice, words_in
 # Options that set only how long a match lasts, held at one value: random matches of a few deals.
 LENGTH: dict[str, dict[str, Any]] = {
     "tressette": {"target": 21},
-    "calabresella": {"rounds": 1},
+    "calabresella": {"rounds": 2},
     "traversone": {"target": 31},
     "sancagna": {"target": 2},
     "quattrigghiu": {"rounds": 1},
@@ -119,14 +119,31 @@ def stock_cards(deal_record: Mapping[str, Any]) -> list[str]:
     return cards
 
 
+def maybe_declare_last_round(match: Match, rng: random.Random) -> int | None:
+    """Now and then a seat declares the last round, where the game lets it (a control of the
+    table, not a move of the deal): the seat that declared it, or None."""
+    if rng.random() > 0.02:
+        return None
+    seat = rng.randrange(match.game.seats)
+    if not match.may_declare_last_round(seat):
+        with pytest.raises(osteria.IllegalAction):
+            match.declare_last_round(seat)
+        return None
+    match.declare_last_round(seat)
+    return seat
+
+
 def random_play(match: Match, rng: random.Random, deals: int = MAX_DEALS) -> Iterator[int | None]:
-    """Play random actions until ``deals`` deals are over or the match is. Yields None when a
-    deal has been dealt (the first one too), and after each action the seat that played it."""
+    """Play random actions until ``deals`` deals are over or the match is, a last round declared
+    now and then. Yields None when a deal has been dealt (the first one too), and after each
+    action the seat that played it."""
     yield None
     while not match.finished and len(match.results) < deals:
         if match.deal_due:
+            maybe_declare_last_round(match, rng)
             match.begin_deal()
             yield None
+        maybe_declare_last_round(match, rng)
         mover = match.to_move
         assert mover is not None
         match.play(varied_choice(match.legal_actions(), rng))
@@ -251,6 +268,12 @@ def check_scores(match: Match, seed: str) -> None:
         if rules.partnership:
             assert all(r.delta[s] == r.delta[partner_of(s)] for s in range(n)), at
     assert result["finished"] == match.finished, seed
+    declared = match.last_round
+    if declared is not None:  # the match ends with the round declared last, if not before
+        assert declared["deal"] <= declared["last_deal"], seed
+        assert len(match.results) <= declared["last_deal"] + 1, seed
+        if len(match.results) == declared["last_deal"] + 1:
+            assert match.finished, f"{seed}: the declared last round is over, the match not"
     if not match.finished:
         assert result["winners"] is None, seed
         return
@@ -368,8 +391,8 @@ def check_replay(match: Match, at: str) -> None:
     for again in (osteria.replay(record), osteria.replay(json.loads(text))):
         assert again.record() == record, at
         assert again.result() == match.result(), at
-        assert (again.finished, again.deal_due, again.to_move, again.decider) == \
-            (match.finished, match.deal_due, match.to_move, match.decider), at
+        assert (again.finished, again.deal_due, again.to_move, again.decider, again.last_round) == \
+            (match.finished, match.deal_due, match.to_move, match.decider, match.last_round), at
         assert again.legal_actions() == match.legal_actions(), at
         assert observations(again) == observations(match), at
 
@@ -470,6 +493,10 @@ def look(match: Match) -> None:
     match.result()
     match.record()
     match.totals()
+    _ = match.last_round
+    for seat in range(match.game.seats):
+        match.may_declare_last_round(seat)
+        match.last_deal_if_declared(seat)
     deal = match.deal
     if deal is not None:
         deal.legal()
@@ -506,11 +533,17 @@ def test_looking_at_a_match_deals_nothing_and_draws_nothing(config: Config) -> N
                 look(looked)
                 check_on_view(looked, where(seed, looked))
                 look(looked)
+                declared = maybe_declare_last_round(looked, rng)
+                if declared is not None:
+                    twin.declare_last_round(declared)
                 looked.begin_deal()
                 twin.begin_deal()
                 assert looked.record() == twin.record(), f"{where(seed, looked)}: the next deal differs"
             if when.random() < 0.3:
                 look(looked)
+            declared = maybe_declare_last_round(looked, rng)
+            if declared is not None:
+                twin.declare_last_round(declared)
             action = varied_choice(looked.legal_actions(), rng)
             looked.play(action)
             twin.play(action)
