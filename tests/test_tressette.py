@@ -252,19 +252,6 @@ def test_the_target_is_21_31_or_41() -> None:
         osteria.new_match("tressette", target=30)
 
 
-def test_a_match_ends_and_names_both_seats_of_the_winning_side() -> None:
-    match = osteria.new_match("tressette", seed=11, target=21)
-    play_randomly(match, random.Random(11))
-    result = match.result()
-    assert result["finished"]
-    totals = result["totals"]
-    side = result["winners"][0]
-    assert result["winners"] == [side, side + 2]
-    assert totals[side] >= 21 and totals[side] > totals[1 - side]
-    with pytest.raises(osteria.IllegalAction, match="over"):
-        match.play("4d")
-
-
 # -- col morto ------------------------------------------------------------------------------------
 
 def test_the_dummys_hand_is_seen_by_everyone_and_played_by_its_partner() -> None:
