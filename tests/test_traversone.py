@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import osteria
-from osteria.cards import CARD_STRINGS, ITALIAN_40, mask_of, parse_card
+from osteria.cards import ITALIAN_40, parse_card
 from osteria.engine import IllegalAction, Match, RulesError
 from osteria.rules.traversone import TraversoneDeal
 
-from helpers import finish_deal, play_random_action, undealt, words_in
+from helpers import finish_deal, play_random_action, undealt
 
 EXAMPLES = Path(__file__).resolve().parent / "records"
 SIZES = {3: 13, 4: 10, 5: 8, 6: 6}
@@ -216,35 +216,12 @@ def test_the_leftover_cards_are_never_shown() -> None:
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), seats=st.sampled_from([3, 4, 5, 6]),
        zero_punti=st.sampled_from(["dieci", "divide"]))
-def test_random_matches_end_conserve_cards_hide_cards_and_give_out_eleven(seed: int, seats: int,
-                                                                         zero_punti: str) -> None:
+def test_random_matches_give_out_eleven_points_and_cappotto_only_to_one_scorer(seed: int, seats: int,
+                                                                              zero_punti: str) -> None:
     rng = random.Random(seed)
     match = osteria.new_match("traversone", seed=seed, seats=seats, target=21, zero_punti=zero_punti)
-    all_cards = {CARD_STRINGS[c] for c in ITALIAN_40.cards}
     while not match.finished:
         play_random_action(match, rng)
-        deal = deal_of(match)
-        parts = [*deal.hands, *deal.won, mask_of(deal.trick), deal.set_aside]
-        assert sum(p.bit_count() for p in parts) == 40
-        union = 0
-        for p in parts:
-            union |= p
-        assert union == ITALIAN_40.mask
-        seat = rng.randrange(seats)
-        obs = match.observation(seat)
-        assert {w for w in words_in(obs) if w in all_cards} <= set(obs["hand"]) | set(obs["played"])
     for r in match.results:
         assert sum(r.points) == 11
         assert r.outcome == ("cappotto" if sorted(r.points)[-2] == 0 else "giocata")
-    assert osteria.replay(match.record()).result() == match.result()
-
-
-def test_a_copied_deal_plays_on_without_touching_the_original() -> None:
-    match = start([], 4, dealer=0)
-    deal = deal_of(match)
-    before = (deal.hands[:], deal.history[:], deal.to_move)
-    copy = deal.copy()
-    while not copy.over:
-        copy.apply(copy.legal()[0])
-    assert (deal.hands, deal.history, deal.to_move) == before
-    assert copy.result().outcome in ("giocata", "cappotto")
