@@ -166,7 +166,7 @@ def analyse_deal(match: Match, deal_index: int, *, honest_time: float = 0.2, max
             if len({before.card_of(a) for a in before.legal()} - {None}) == 1:
                 best, cost_open = text, 0.0  # a forced card costs nothing, whatever it is worth
             elif solvable:
-                open_values = _open_values(before, max_nodes, -1 if match.game.lower_wins else 1)
+                open_values = _open_values(before, max_nodes, match.game.sense)
                 solvable = open_values is not None
                 if open_values is not None:
                     best, cost_open = _against(open_values, CARD_STRINGS[card], text)

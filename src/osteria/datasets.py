@@ -42,7 +42,7 @@ def decisions(played: Match, number: int, encoder: Encoding) -> Iterator[dict[st
     mask as numpy arrays."""
     game = played.game
     options = json.dumps(game.changed_options(), sort_keys=True)
-    sense = -1 if game.lower_wins else 1
+    sense = game.sense
     # Step through the finished deals again, from their integer actions, to see every decision.
     for d, stepping, to_move, action in played.replay_steps(len(played.results)):
         seat = stepping.decider

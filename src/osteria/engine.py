@@ -236,6 +236,9 @@ class Game(ABC):
     partnership: ClassVar[bool] = False
     # Whether a lower score is the better one (Traversone, where points are poison).
     lower_wins: ClassVar[bool] = False
+    # +1 where a higher score is better, -1 where points are poison: what a result is multiplied
+    # by for "higher is better".
+    sense: ClassVar[int] = 1
     # Whether the deltas of every deal add up to zero (stakes paid by the losers to the winners).
     zero_sum: ClassVar[bool] = False
     # Roles that always hold one card: a record writes them as that card, not as a list.

@@ -139,8 +139,7 @@ class Report:
     @property
     def sense(self) -> int:
         """+1 where a higher score is better, -1 where points are poison."""
-        return -1 if osteria.game_rules(self.config.game, seats=self.config.seats,
-                                        **self.config.options).lower_wins else 1
+        return osteria.game_rules(self.config.game, seats=self.config.seats, **self.config.options).sense
 
     def scores(self) -> list[Estimate]:
         """Each player's mean score per deal, with its 95% interval."""

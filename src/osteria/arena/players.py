@@ -70,7 +70,7 @@ class OraclePlayer:
             actions = dict(self.valuer.rng.sample(sorted(actions.items()), WIDEST))
         values = (self.valuer.solved_values(deal, actions, deal.to_move)
                   or self.valuer.playout_values(deal, actions, deal.to_move))
-        sense = -1 if match.game.lower_wins else 1
+        sense = match.game.sense
         return max(values, key=lambda text: sense * values[text])
 
     def faults(self) -> list[str]:

@@ -32,7 +32,7 @@ class Decision:
     def of(cls, observation: Mapping[str, Any]) -> Decision:
         rules = osteria.game_rules(observation["game"], seats=len(observation["players"]),
                                    **observation["options"])
-        return cls(observation, rules, observation["to_move"], -1 if rules.lower_wins else 1)
+        return cls(observation, rules, observation["to_move"], rules.sense)
 
 
 class SearchBot(Bot):

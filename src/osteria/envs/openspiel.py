@@ -79,7 +79,7 @@ class _Setup:
     def __init__(self, rules: Game) -> None:
         self.rules = rules
         self.encoding: Encoding = encoding(rules.name, rules.seats, **rules.options)
-        self.sign = -1.0 if rules.lower_wins else 1.0
+        self.sign = float(rules.sense)
         self.max_plays = rules.seats * max(rules.hand_sizes())
         # An engine action and its index name the same word in every deal: remember them.
         self._index_of: dict[int, int] = {}

@@ -31,7 +31,7 @@ def agent_name(seat: int) -> str:
 
 def deal_rewards(match: Match) -> list[float]:
     """Each seat's reward for the last deal played: its delta, negated where lower wins."""
-    sign = -1.0 if match.game.lower_wins else 1.0
+    sign = float(match.game.sense)
     return [sign * d for d in match.results[-1].delta]
 
 
