@@ -236,9 +236,6 @@ class Game(ABC):
     partnership: ClassVar[bool] = False
     # Whether a lower score is the better one (Traversone, where points are poison).
     lower_wins: ClassVar[bool] = False
-    # +1 where a higher score is better, -1 where points are poison: what a result is multiplied
-    # by for "higher is better".
-    sense: ClassVar[int] = 1
     # Whether the deltas of every deal add up to zero (stakes paid by the losers to the winners).
     zero_sum: ClassVar[bool] = False
     # Roles that always hold one card: a record writes them as that card, not as a list.
@@ -265,6 +262,12 @@ class Game(ABC):
             for name, spec in specs.items()
         }
         self.check_options()
+
+    @property
+    def sense(self) -> int:
+        """+1 where a higher score is better, -1 where points are poison: what a result is
+        multiplied by to read "higher is better"."""
+        return -1 if self.lower_wins else 1
 
     def check_options(self) -> None:  # noqa: B027 - most games need no such check
         """Checks that concern several options, or options and the number of seats."""

@@ -155,7 +155,6 @@ def _check_target(value: JSON) -> str | None:
 class Traversone(Game):
     name = "traversone"
     lower_wins = True
-    sense = -1
     deck = ITALIAN_40
     seat_counts = (3, 4, 5, 6)
     default_seats = 4
