@@ -64,6 +64,20 @@ def create(base: str, **body: Any) -> dict[str, Any]:
     return created
 
 
+def seat_tokens(base: str, created: dict[str, Any]) -> list[str | None]:
+    """Each seat's token of a table just created: the creator's from the create answer, every other
+    human seat's from joining it by the invite, as friends do; None for a bot's."""
+    tokens: list[str | None] = [None] * len(created["seats"])
+    tokens[created["seat"]] = created["token"]
+    for s in created["seats"]:
+        if s["kind"] == "human" and s["seat"] != created["seat"]:
+            joined = httpx.post(f"{base}/api/tables/{created['table_id']}/join",
+                                json={"invite": created["invite"], "seat": s["seat"]})
+            assert joined.status_code == 200, joined.text
+            tokens[s["seat"]] = joined.json()["token"]
+    return tokens
+
+
 def ws_url(base: str, table_id: str, token: str | None = None) -> str:
     url = base.replace("http://", "ws://") + f"/ws/{table_id}"
     return url + (f"?token={token}" if token else "")

@@ -60,7 +60,7 @@ def test_a_dataset_that_fails_midway_leaves_no_file(tmp_path: Path, capsys: pyte
 def test_odd_tokens_deep_messages_and_control_characters_get_errors(tmp_path: Path) -> None:
     async def run(base: str) -> None:
         table = create(base, game="tressette", players=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
-        tid, token = table["table_id"], table["seats"][0]["token"]
+        tid, token = table["table_id"], table["token"]
         # A non-ASCII invite or token is simply wrong, not a server error.
         assert httpx.post(f"{base}/api/tables/{tid}/join", json={"invite": "é"}).status_code in (403, 404)
         with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:

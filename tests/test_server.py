@@ -19,7 +19,7 @@ from osteria.cli import main
 from osteria.rules import GAMES
 from osteria.server.fair import seed_hash, verify_record
 from osteria.server.tables import public_view
-from server_helpers import create, play_seat, quick_settings, receive, served, until, ws_url
+from server_helpers import create, play_seat, quick_settings, receive, seat_tokens, served, until, ws_url
 
 from helpers import words_in
 
@@ -98,18 +98,18 @@ def test_the_page_is_served_at_the_root_and_at_table_links(base: str) -> None:
         assert "html" in response.headers["content-type"]
 
 
-def test_a_new_table_gives_a_link_per_human_seat_and_one_for_the_table(base: str) -> None:
+def test_a_new_table_gives_its_creator_his_own_link_and_one_for_the_table(base: str) -> None:
     created = create(base, game="sancagna", players=[{"kind": "human", "name": "Anna"}, {"kind": "bot"},
                                                      {"kind": "human"}, {"kind": "bot", "level": "maestro"}])
     seats = created["seats"]
-    assert [s["kind"] for s in seats] == ["human", "bot", "human", "bot"]
-    assert seats[0]["link"] == f"/t/{created['table_id']}?seat=0&token={seats[0]['token']}"
-    assert seats[1]["token"] is None and seats[3]["level"] == "maestro"
-    assert len({seats[0]["token"], seats[2]["token"], created["invite"]}) == 3
+    assert [s["kind"] for s in seats] == ["human", "bot", "human", "bot"] and seats[3]["level"] == "maestro"
+    assert created["seat"] == 0 and created["link"] == f"/t/{created['table_id']}?seat=0&token={created['token']}"
+    assert created["token"] != created["invite"]
+    assert "token" not in json.dumps(seats)  # no other seat's
     table = httpx.get(base + f"/api/tables/{created['table_id']}").json()
     assert table["status"] == "waiting"
     assert table["players"][0]["name"] == "Anna"
-    assert "token" not in json.dumps(table) and seats[0]["token"] not in json.dumps(table)
+    assert "token" not in json.dumps(table) and created["token"] not in json.dumps(table)
     assert len(table["deals"][0]["seed_hash"]) == 64 and table["deals"][0]["seed"] is None
 
 
@@ -120,14 +120,14 @@ def test_friends_join_with_the_invite_and_a_seated_player_starts(base: str) -> N
     assert httpx.post(join, json={"invite": "wrong"}).status_code == 403
     joined = httpx.post(join, json={"invite": created["invite"], "name": "Bruno", "seat": 1})
     assert joined.status_code == 200
-    assert joined.json()["seat"] == 1 and joined.json()["token"] == created["seats"][1]["token"]
-    assert joined.cookies[f"osteria_{table_id}"] == created["seats"][1]["token"]
+    assert joined.json()["seat"] == 1 and joined.json()["token"] not in json.dumps(created)
+    assert joined.cookies[f"osteria_{table_id}"] == joined.json()["token"]
     assert httpx.post(join, json={"invite": created["invite"], "seat": 1}).status_code == 409
     state = httpx.get(f"{base}/api/tables/{table_id}").json()
     assert state["players"][1]["name"] == "Bruno" and state["status"] == "waiting"
     start = f"{base}/api/tables/{table_id}/start"
     assert httpx.post(start, json={"token": "nobody"}).status_code == 403
-    started = httpx.post(start, json={"token": created["seats"][1]["token"]}).json()
+    started = httpx.post(start, json={"token": joined.json()["token"]}).json()
     assert started["status"] == "playing"
     # The seats nobody took are the stand-in level's bots now; seat 1 stays Bruno's.
     assert [p["kind"] for p in started["players"]] == ["bot", "human", "bot", "bot"]
@@ -140,11 +140,11 @@ def test_friends_join_with_the_invite_and_a_seated_player_starts(base: str) -> N
 @pytest.mark.parametrize("game", list(GAMES))
 def test_two_players_and_bots_play_a_whole_deal_of_each_game(base: str, game: str) -> None:
     created = two_humans(base, game)
-    table_id = created["table_id"]
+    table_id, tokens = created["table_id"], seat_tokens(base, created)
     logs: list[list[dict[str, Any]]] = [[], []]
 
     async def both() -> list[dict[str, Any]]:
-        return await asyncio.gather(*(play_seat(ws_url(base, table_id, created["seats"][s]["token"]),
+        return await asyncio.gather(*(play_seat(ws_url(base, table_id, tokens[s]),
                                                 random.Random(s), log=logs[s]) for s in (0, 1)))
 
     finals = asyncio.run(both())
@@ -174,7 +174,7 @@ def test_two_players_and_bots_play_a_whole_deal_of_each_game(base: str, game: st
 
 def test_illegal_and_malformed_messages_get_errors_and_the_table_goes_on(base: str) -> None:
     created = create(base, game="traversone", players=[{"kind": "human"}] * 4)
-    table_id, tokens = created["table_id"], [s["token"] for s in created["seats"]]
+    table_id, tokens = created["table_id"], seat_tokens(base, created)
 
     async def scenario() -> None:
         sockets = [await websockets.connect(ws_url(base, table_id, t)) for t in tokens]
@@ -245,7 +245,7 @@ def test_a_flood_is_rate_limited(base: str) -> None:
     created = create(base, game="tressette")
 
     async def scenario() -> list[str]:
-        url = ws_url(base, created["table_id"], created["seats"][0]["token"])
+        url = ws_url(base, created["table_id"], created["token"])
         async with websockets.connect(url, max_queue=None) as ws:  # unread answers must not stall the close
             for i in range(8):
                 await ws.send(json.dumps({"type": "chat", "text": f"line {i}"}))
@@ -269,7 +269,7 @@ def test_a_socket_that_floods_on_and_on_is_closed(base: str) -> None:
     created = create(base, game="tressette")
 
     async def scenario() -> int | None:
-        url = ws_url(base, created["table_id"], created["seats"][0]["token"])
+        url = ws_url(base, created["table_id"], created["token"])
         async with websockets.connect(url, max_queue=None) as ws:
             with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
                 for _ in range(1000):
@@ -283,7 +283,7 @@ def test_a_socket_that_floods_on_and_on_is_closed(base: str) -> None:
 
 def test_chat_reaches_everyone_and_newcomers_get_the_last_lines(base: str) -> None:
     created = create(base, game="tressette")
-    table_id, token = created["table_id"], created["seats"][0]["token"]
+    table_id, token = created["table_id"], created["token"]
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
         async with websockets.connect(ws_url(base, table_id)) as watcher, \
@@ -304,7 +304,7 @@ def test_chat_reaches_everyone_and_newcomers_get_the_last_lines(base: str) -> No
 def test_an_absent_player_is_stood_in_for_until_he_returns(tmp_path: Path) -> None:
     with served(tmp_path, quick_settings(stand_in_after=0.3)) as address:
         created = create(address, game="traversone", players=[{"kind": "human"}] * 3)
-        table_id, tokens = created["table_id"], [s["token"] for s in created["seats"]]
+        table_id, tokens = created["table_id"], seat_tokens(address, created)
 
         async def scenario() -> None:
             sockets = [await websockets.connect(ws_url(address, table_id, t)) for t in tokens]
@@ -361,7 +361,7 @@ def test_the_public_view_keeps_only_what_every_seat_sees() -> None:
 
 def test_a_record_downloaded_mid_deal_shows_no_hand_of_the_deal_in_progress(base: str) -> None:
     created = create(base, game="calabresella", players=[{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}])
-    table_id, token = created["table_id"], created["seats"][0]["token"]
+    table_id, token = created["table_id"], created["token"]
     record = httpx.get(f"{base}/api/tables/{table_id}/record").json()
     assert record["deals"] == [] and record["game"] == "calabresella"
     asyncio.run(play_seat(ws_url(base, table_id, token), random.Random(5)))
@@ -378,7 +378,7 @@ def test_a_record_downloaded_mid_deal_shows_no_hand_of_the_deal_in_progress(base
 @pytest.fixture(scope="module")
 def finished_record(base: str) -> dict[str, Any]:
     created = create(base, game="traversone", players=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
-    asyncio.run(play_seat(ws_url(base, created["table_id"], created["seats"][0]["token"]), random.Random(1)))
+    asyncio.run(play_seat(ws_url(base, created["table_id"], created["token"]), random.Random(1)))
     record: dict[str, Any] = httpx.get(f"{base}/api/tables/{created['table_id']}/record").json()
     return record
 
@@ -439,7 +439,7 @@ def test_hints_for_the_own_turn_and_the_analysis_of_a_finished_deal(tmp_path: Pa
     settings = quick_settings(hint_time=0.05, analysis_time=0.01, analysis_nodes=2000)
     with served(tmp_path, settings) as address:
         created = create(address, game="traversone", players=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
-        url = ws_url(address, created["table_id"], created["seats"][0]["token"])
+        url = ws_url(address, created["table_id"], created["token"])
         asyncio.run(play_seat(url, random.Random(3)))
 
         async def scenario() -> tuple[dict[str, Any], list[str], dict[str, Any], dict[str, Any], dict[str, Any]]:
@@ -479,7 +479,7 @@ def test_a_table_the_rules_cannot_rebuild_keeps_no_other_table_closed(tmp_path: 
         good, bad = (create(address, game="traversone", players=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
                      for _ in range(2))
         for table in (good, bad):
-            asyncio.run(play_seat(ws_url(address, table["table_id"], table["seats"][0]["token"]), random.Random(0)))
+            asyncio.run(play_seat(ws_url(address, table["table_id"], table["token"]), random.Random(0)))
     with sqlite3.connect(tmp_path / "osteria.sqlite3") as db:
         db.execute("UPDATE actions SET action = 'Zz' WHERE table_id = ? AND action_index = 3", (bad["table_id"],))
     with served(tmp_path) as address:
@@ -510,8 +510,8 @@ def test_the_dealer_calls_mano_over_the_websocket_and_it_outlives_a_restart(tmp_
 
     with served(tmp_path) as base:
         created = create(base, game="calabresella", players=[{"kind": "human"}] * 3)
-        table_id = created["table_id"]
-        urls = [ws_url(base, table_id, s["token"]) for s in created["seats"]]
+        table_id, tokens = created["table_id"], seat_tokens(base, created)
+        urls = [ws_url(base, table_id, token) for token in tokens]
 
         async def declare() -> list[dict[str, Any]]:
             sockets = [await websockets.connect(url) for url in urls]
@@ -542,7 +542,7 @@ def test_the_dealer_calls_mano_over_the_websocket_and_it_outlives_a_restart(tmp_
     with served(tmp_path) as base:  # the server starts again: the table remembers
         assert httpx.get(f"{base}/api/tables/{table_id}").json()["last_round"]["seat"] == dealer
 
-        urls = [ws_url(base, table_id, s["token"]) for s in created["seats"]]  # the new address
+        urls = [ws_url(base, table_id, token) for token in tokens]  # the new address
 
         async def everyone() -> list[dict[str, Any]]:
             return await asyncio.gather(*(play_seat(url, random.Random(s), deals=99) for s, url in enumerate(urls)))
@@ -561,7 +561,7 @@ def test_spectators_and_games_without_a_last_round_are_refused(base: str) -> Non
     created = create(base, game="tressette", players=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
 
     async def run() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with websockets.connect(ws_url(base, created["table_id"], created["seats"][0]["token"])) as ws:
+        async with websockets.connect(ws_url(base, created["table_id"], created["token"])) as ws:
             state = await until(ws, "state")
             assert state["last_round_offer"] is None
             await ws.send(json.dumps({"type": "last_round"}))

@@ -67,7 +67,7 @@ def one_deal_watched(base: str, game: str) -> tuple[Log, Log]:
     async def both() -> None:
         watching = asyncio.create_task(watch_one_deal(ws_url(base, created["table_id"]), watcher))
         await asyncio.sleep(0.2)  # the watcher is there before play begins
-        await play_seat(ws_url(base, created["table_id"], created["seats"][0]["token"]), random.Random(5), log=player)
+        await play_seat(ws_url(base, created["table_id"], created["token"]), random.Random(5), log=player)
         await watching
 
     asyncio.run(both())
@@ -187,7 +187,7 @@ def test_bots_have_names_of_their_own(base: str) -> None:
     assert not any("medio" in name for name in names)
     # Seats nobody took get bots at the start: named apart from everyone too.
     started = httpx.post(f"{base}/api/tables/{created['table_id']}/start",
-                         json={"token": created["seats"][0]["token"]}).json()
+                         json={"token": created["token"]}).json()
     names = [p["name"] for p in started["players"]]
     assert len(set(names)) == 6 and started["players"][5]["kind"] == "bot"
 

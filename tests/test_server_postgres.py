@@ -111,7 +111,7 @@ def test_postgres_holds_the_schema_of_sqlite(postgres: str, tmp_path: Path) -> N
 def test_a_table_on_postgres_is_played_and_resumed(postgres: str, tmp_path: Path) -> None:
     with served(tmp_path, database=postgres) as base:
         created = httpx.post(base + "/api/tables", json={"game": "sancagna"}).json()
-        url = ws_url(base, created["table_id"], created["seats"][0]["token"])
+        url = ws_url(base, created["table_id"], created["token"])
         played = asyncio.run(play_seat(url, random.Random(4)))
         record = httpx.get(f"{base}/api/tables/{created['table_id']}/record").json()
         assert len(record["deals"]) == 1

@@ -77,7 +77,7 @@ def test_a_killed_server_resumes_every_table_with_every_action(tmp_path: Path) -
     with server_process(tmp_path, port):
         tables = [httpx.post(base + "/api/tables", json={"game": game}).json()
                   for game in ("tressette", "sancagna", "quattrigghiu")]
-        urls = [ws_url(base, t["table_id"], t["seats"][0]["token"]) for t in tables]
+        urls = [ws_url(base, t["table_id"], t["token"]) for t in tables]
         before = [asyncio.run(play_some(url, moves)) for url, moves in zip(urls, (4, 2, 3), strict=True)]
         # A fourth table is killed while its bots are busy: what it stored is what comes back.
         busy = httpx.post(base + "/api/tables", json={"game": "traversone",

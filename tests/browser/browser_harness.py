@@ -73,12 +73,24 @@ class Server:
 
     def create(self, game: str, players: list[dict[str, Any]], seats: int | None = None,
                options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A new table (POST /api/tables): its table id, invitation and seats' links."""
+        """A new table (POST /api/tables): its table id, invitation, watchers' link and the creator's own
+        seat's link."""
         body: dict[str, Any] = {"game": game, "players": players, "options": options or {}}
         if seats is not None:
             body["seats"] = seats
         created: dict[str, Any] = self.post("/api/tables", body)
         return created
+
+    def seat_link(self, created: dict[str, Any], seat: int) -> str:
+        """The link of ``seat`` of a table just created: the creator's own, or the one a friend gets by
+        joining it by the invite."""
+        if seat == created["seat"]:
+            link: str = created["link"]
+            return link
+        joined: dict[str, Any] = self.post(f"/api/tables/{created['table_id']}/join",
+                                           {"invite": created["invite"], "seat": seat})
+        link = joined["link"]
+        return link
 
     def record(self, table_id: str) -> dict[str, Any]:
         record: dict[str, Any] = self.get(f"/api/tables/{table_id}/record")

@@ -19,7 +19,7 @@ GAMES = [("tressette", 4, "it"), ("calabresella", 3, "en"), ("traversone", 4, "i
 def test_a_deal_played_by_clicks(server: Server, page: Page, game: str, seats: int, lang: str) -> None:
     created = server.create(game, bot_players(seats), seats=seats)
     table_id = created["table_id"]
-    page.goto(f"{server.base}{created['seats'][0]['link']}&lang={lang}")
+    page.goto(f"{server.base}{created['link']}&lang={lang}")
     wait_for_table(page)
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.locator("#felt .seat")).to_have_count(seats)
@@ -42,7 +42,7 @@ def test_a_deal_played_by_clicks(server: Server, page: Page, game: str, seats: i
 def test_a_dummy_is_played_by_its_partner(server: Server, page: Page) -> None:
     """Tressette with a morto opposite: its hand lies open and the page's player chooses its cards."""
     created = server.create("tressette", bot_players(4), options={"morto": [2]})
-    page.goto(f"{server.base}{created['seats'][0]['link']}&lang=en")
+    page.goto(f"{server.base}{created['link']}&lang=en")
     wait_for_table(page)
     expect(page.locator('#felt .seat[data-seat="2"] .open-hand .card')).to_have_count(10)
     clicker = Clicker(page, random.Random("morto"))

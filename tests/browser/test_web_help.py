@@ -12,7 +12,7 @@ ANALYSIS_TIMEOUT_MS = 90_000
 
 def test_hint_then_analysis(server: Server, page: Page) -> None:
     created = server.create("sancagna", bot_players(4))
-    page.goto(f"{server.base}{created['seats'][0]['link']}&lang=en")
+    page.goto(f"{server.base}{created['link']}&lang=en")
     wait_for_table(page)
     wait_for_turn_or_end(page, 1)
     legal = page.locator("#hand .card.playable").count() + page.locator("#choices [data-action]").count()

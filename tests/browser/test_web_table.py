@@ -47,7 +47,7 @@ def test_two_browsers_play_at_one_table(server: Server, browser: Browser) -> Non
     anna_context, anna = new_page(browser)
     bruno_context, bruno = new_page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
     try:
-        anna.goto(f"{server.base}{created['seats'][0]['link']}&lang=it")
+        anna.goto(f"{server.base}{created['link']}&lang=it")
         wait_for_table(anna)
         expect(anna.locator("#banner")).to_be_visible()  # waiting for the second person
         # Bruno comes with the table's invitation, gives his name and gets the free seat.
@@ -95,7 +95,7 @@ def test_a_reload_resumes_the_seat(server: Server, browser: Browser) -> None:
     table_id = created["table_id"]
     context, page = new_page(browser)
     try:
-        page.goto(f"{server.base}{created['seats'][0]['link']}")
+        page.goto(f"{server.base}{created['link']}")
         wait_for_table(page)
         clicker = Clicker(page, random.Random(3))
         for _ in range(2):
@@ -169,7 +169,7 @@ def test_no_page_shows_a_hidden_card(server: Server, browser: Browser, game: str
     context, page = new_page(browser)
     watch_context, watcher = new_page(browser)
     try:
-        page.goto(f"{server.base}{created['seats'][0]['link']}")
+        page.goto(f"{server.base}{created['link']}")
         watcher.goto(f"{server.base}/t/{table_id}")
         wait_for_table(page)
         wait_for_table(watcher)
@@ -205,7 +205,7 @@ def test_the_page_comes_back_after_the_server_is_killed(browser: Browser, tmp_pa
     try:
         with serve(tmp_path, port=port) as server:
             created = server.create("tressette", bot_players(4))
-            page.goto(f"{server.base}{created['seats'][0]['link']}")
+            page.goto(f"{server.base}{created['link']}")
             wait_for_table(page)
             clicker = Clicker(page, random.Random(4))
             wait_for_turn_or_end(page, 1)
@@ -232,7 +232,7 @@ def test_the_dealer_calls_the_last_round_with_two_presses(server: Server, browse
     dealer = server.get(f"/api/tables/{table_id}")["deals"][0]["dealer"]
     context, page = new_page(browser)
     try:
-        page.goto(f"{server.base}{created['seats'][dealer]['link']}&lang=it")
+        page.goto(f"{server.base}{server.seat_link(created, dealer)}&lang=it")
         wait_for_table(page)
         page.click("#start-button")  # bots take the two free seats
         button = page.locator("#last-round-button")

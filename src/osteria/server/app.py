@@ -251,11 +251,14 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
         base = f"/t/{table.id}"
+        # The creator is told his own seat's token and nothing that plays another seat: a friend's
+        # token is minted when he joins with the invite. At a table of bots he only watches.
+        mine = next((s for s in table.seats if s.token is not None), None)
         return {"table_id": table.id, "invite": table.row.invite, "invite_link": f"{base}?invite={table.row.invite}",
                 "watch_link": base,
-                "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "token": s.token,
-                           "link": f"{base}?seat={s.seat}&token={s.token}" if s.token else None}
-                          for s in table.seats],
+                "seat": None if mine is None else mine.seat, "token": None if mine is None else mine.token,
+                "link": None if mine is None else f"{base}?seat={mine.seat}&token={mine.token}",
+                "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level} for s in table.seats],
                 "table": table.state()}
 
     @app.get("/api/tables/{table_id}")

@@ -149,9 +149,12 @@ class Store:
                 cur.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
                             (row.id, p.seat, p.kind, p.level, p.name, p.token, int(p.taken)))
 
-    def take_seat(self, table_id: str, seat: int, name: str) -> None:
+    def take_seat(self, table_id: str, seat: int, name: str, token: str | None = None) -> None:
+        """The seat is taken; ``token``, minted for a player who joins, replaces the seat's (None
+        keeps it: the holder of a seat's token arrived)."""
         with self._transaction() as cur:
-            cur.execute("UPDATE seats SET taken = 1, name = ? WHERE table_id = ? AND seat = ?", (name, table_id, seat))
+            cur.execute("UPDATE seats SET taken = 1, name = ?, token = COALESCE(?, token) "
+                        "WHERE table_id = ? AND seat = ?", (name, token, table_id, seat))
 
     def start(self, table_id: str, bots: Sequence[tuple[int, str, str]]) -> None:
         """Play begins; the seats in ``bots`` (seat, level, name) are a bot's from now on."""
@@ -191,6 +194,8 @@ class Store:
             for r in cur.fetchall("SELECT table_id, seat, kind, level, name, token, taken FROM seats "
                                   "ORDER BY table_id, seat"):
                 tables[r[0]].players.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6])))
+            for table in tables.values():
+                _free_unheld_seats(table)
             for r in cur.fetchall("SELECT table_id, deal_index, dealer, seed, seed_hash FROM deals "
                                   "ORDER BY table_id, deal_index"):
                 table = tables[r[0]]
@@ -209,6 +214,17 @@ class Store:
                 lines.append(ChatLine(r[1], r[2], r[3], r[4], r[5]))
                 del lines[:-CHAT_KEPT]
         return list(tables.values())
+
+
+def _free_unheld_seats(table: TableRow) -> None:
+    """A database made before a seat's token was minted on taking it holds a token for every human
+    seat, all of them sent to the table's creator: the token of a seat nobody took yet, other than
+    the creator's own (the first human seat), is dropped, so that the invite gives that seat a
+    fresh one. Nothing else holds such a token, so this changes no table stored since."""
+    humans = [p for p in table.players if p.kind == "human"]
+    for p in humans[1:]:
+        if not p.taken:
+            p.token = None
 
 
 class _Cursor:

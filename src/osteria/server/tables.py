@@ -237,8 +237,11 @@ class Table:
         names: list[str] = [name or "" for _, _, name in players]
         for seat, (kind, _, name) in enumerate(players):
             names[seat] = name or (bot_name(seat, names) if kind == "bot" else f"seat {seat}")
+        # Only the creator's seat (the first human one) gets its token now: a friend's is minted
+        # when he joins, so that nobody ever holds the token of a seat he did not take.
+        creator = next((seat for seat, (kind, _, _) in enumerate(players) if kind == "human"), None)
         rows = [SeatRow(seat, kind, level if kind == "bot" else None, names[seat],
-                        new_token() if kind == "human" else None, kind == "bot")
+                        new_token() if seat == creator else None, kind == "bot")
                 for seat, (kind, level, _) in enumerate(players)]
         row = TableRow(new_table_id(), game, rules.seats, rules.changed_options(),
                        new_first_dealer(rules.seats), new_token(), stand_in_level, False, time.time(), rows)
@@ -402,10 +405,12 @@ class Table:
         self.broadcast_state()
 
     def join(self, invite: str, name: str | None, seat: int | None) -> tuple[int, str]:
-        """Take a free human seat with the table's invite: the seat and its token."""
+        """Take a free human seat with the table's invite: the seat and its token, minted now and
+        told to this player alone. A seat that holds a token (the creator's, from creation) is
+        never free."""
         if not secrets.compare_digest(invite.encode(), self.row.invite.encode()):
             raise TableError("forbidden", "this invite is not the table's", 403)
-        free = [s for s in self.seats if s.kind == "human" and not s.taken]
+        free = [s for s in self.seats if s.kind == "human" and not s.taken and s.token is None]
         if seat is not None:
             free = [s for s in free if s.seat == seat]
         if not free:
@@ -415,12 +420,12 @@ class Table:
             chosen.name = name
             self.match.players[chosen.seat] = name
             self._views.clear()
-        self.store.take_seat(self.id, chosen.seat, chosen.name)
-        chosen.taken = True
-        assert chosen.token is not None
+        token = new_token()
+        self.store.take_seat(self.id, chosen.seat, chosen.name, token)
+        chosen.taken, chosen.token = True, token
         self.resume()
         self.broadcast_state()
-        return chosen.seat, chosen.token
+        return chosen.seat, token
 
     def start(self, seat: int | None) -> None:
         """A seated player starts the play: seats nobody took get a bot of the stand-in level."""

@@ -407,14 +407,12 @@ function showInvites(created) {
   $("create-form").hidden = true;
   const list = $("invite-list");
   list.replaceChildren();
-  for (const seat of created.seats) {
-    if (seat.link) list.append(linkRow(t("seat_n", { n: seat.seat + 1 }) + (seat.seat === 0 ? ` (${t("you")})` : ""), seat.link));
-  }
+  // Only the creator's own seat has a link: each friend's seat gets its token when he joins by the invite.
+  if (created.link) list.append(linkRow(`${t("seat_n", { n: created.seat + 1 })} (${t("you")})`, created.link));
   list.append(linkRow(t("table_invite"), created.invite_link), linkRow(t("watch_link"), created.watch_link));
   sessionStorage.setItem(`osteria_invite_${created.table_id}`, created.invite_link);
-  const mine = created.seats.find((s) => s.link);
-  localStorage.setItem(`osteria_token_${created.table_id}`, mine.token);
-  $("go-to-table").onclick = () => { location.href = mine.link; };
+  if (created.token) localStorage.setItem(`osteria_token_${created.table_id}`, created.token);
+  $("go-to-table").onclick = () => { location.href = created.link || created.watch_link; };
   $("created").hidden = false;
 }
 
