@@ -158,6 +158,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--stand-in-after", type=float, default=60.0,
                        help="seconds a player may take before a bot plays for him until he is back (60)")
     serve.add_argument("--bot-delay", type=float, default=0.6, help="the least seconds a bot takes for a move (0.6)")
+    serve.add_argument("--openapi", action="store_true",
+                       help="also serve the API's schema and documentation: /openapi.json, /docs, /redoc")
 
     verify = sub.add_parser("verify", help="check a record's deals against their revealed seeds")
     verify.add_argument("file")
@@ -380,7 +382,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError("--stand-in-after must be positive and --bot-delay not negative")
     try:
         serve(args.host, args.port, args.data, args.database,
-              Settings(stand_in_after=args.stand_in_after, bot_delay=args.bot_delay))
+              Settings(stand_in_after=args.stand_in_after, bot_delay=args.bot_delay), openapi=args.openapi)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:

@@ -22,6 +22,8 @@ from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSoc
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Message as ASGIMessage
 
 from osteria.bots.levels import LEVELS
 from osteria.cards import RANK_NAMES, SUIT_NAMES
@@ -37,6 +39,11 @@ MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = {"/api/verify": 4 * 1024 * 1024}  # a record of a long match is large
 MAX_OTHER_BODY_BYTES = 16 * 1024
 CHAT_LENGTH = 280
+# The page runs only its own files: no inline script or style, no other site's, never in a frame.
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                           "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()), (b"x-frame-options", b"DENY"),
+                    (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
 
 
 def _plain_name(name: str | None) -> str | None:
@@ -157,9 +164,34 @@ def _validation_message(exc: ValidationError) -> str:
     return f"{where}: {first['msg']}"
 
 
+class SecurityHeaders:
+    """Adds SECURITY_HEADERS to every HTTP answer: the page, its files, the API, the errors. The
+    pages under ``unconfined`` (FastAPI's API documentation, which loads its scripts from a CDN and
+    starts them inline) get all but the Content-Security-Policy."""
+
+    def __init__(self, app: ASGIApp, unconfined: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.unconfined = unconfined
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = SECURITY_HEADERS[1:] if scope["path"].startswith(self.unconfined) else SECURITY_HEADERS
+
+        async def send_with_headers(message: ASGIMessage) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *headers]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 def create_app(data: str | Path = "osteria-data", database: str | None = None,
-               settings: Settings | None = None) -> FastAPI:
-    """The application; the store opens, and every stored table resumes, when it starts."""
+               settings: Settings | None = None, openapi: bool = False) -> FastAPI:
+    """The application; the store opens, and every stored table resumes, when it starts.
+    ``openapi``: also serve the API's schema and its documentation pages (/openapi.json, /docs,
+    /redoc), off by default so that a public server shows no more than its page."""
     settings = settings or Settings()
     state: dict[str, Tables] = {}
 
@@ -179,7 +211,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             executor.shutdown(wait=False, cancel_futures=True)
             store.close()
 
-    app = FastAPI(title="osteria", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="osteria", lifespan=lifespan, openapi_url="/openapi.json" if openapi else None,
+                  docs_url="/docs" if openapi else None, redoc_url="/redoc" if openapi else None)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
     def tables() -> Tables:
@@ -202,17 +235,20 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                 return JSONResponse({"detail": f"the body is larger than {limit} bytes"}, status_code=413)
         return await call_next(request)
 
+    # Added last, so outermost: the refusals above get the headers too.
+    app.add_middleware(SecurityHeaders, unconfined=("/docs", "/redoc") if openapi else ())
+
     def page() -> Response:
         index = STATIC / "index.html"
         if not index.is_file():
             return JSONResponse({"detail": "the browser table is not installed"}, status_code=404)
         return FileResponse(index, media_type="text/html")
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def home() -> Response:
         return page()
 
-    @app.get("/t/{table_id}", include_in_schema=False)
+    @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> Response:
         return page()
 
@@ -412,7 +448,7 @@ async def _answer(table: Table, client: Client, message: HintMessage | AnalysisM
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path = "osteria-data",
-          database: str | None = None, settings: Settings | None = None) -> None:
+          database: str | None = None, settings: Settings | None = None, openapi: bool = False) -> None:
     """Run the server until interrupted; StoreError for a database that cannot be opened, OSError
     when it cannot listen at ``host:port``."""
     import socket
@@ -427,7 +463,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path = "osteria
     except OSError:
         listener.close()
         raise
-    config = uvicorn.Config(create_app(data, database, settings), ws_max_size=4 * MAX_MESSAGE_BYTES,
+    config = uvicorn.Config(create_app(data, database, settings, openapi), ws_max_size=4 * MAX_MESSAGE_BYTES,
                             log_level="warning")
     print(f"osteria: http://{host}:{port}", file=sys.stderr)
     uvicorn.Server(config).run(sockets=[listener])
