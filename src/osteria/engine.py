@@ -16,7 +16,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NotRequired, Self, TypedDict, cast
 
 from osteria.cards import CARD_STRINGS, Card, CardMask, Deck, make_rng, parse_card
 from osteria.openplay import OpenPlay
@@ -26,6 +26,39 @@ Seat = int
 """A seat at the table, from 0; play passes from each seat to the next number."""
 Action = int
 """An action of a deal, by its number in the game's action space (the fast path)."""
+
+SeatCard = list[Any]
+"""A card on the table in an observation, ``[seat, card]``: a JSON array, so its two items of
+different types are not told apart by the type and are read unchecked."""
+SeatAction = list[Any]
+"""An action in an observation's history, ``[seat, action]``, as the seat saw it."""
+
+
+class TakenTrick(TypedDict):
+    """A trick once taken, as an observation shows it: its cards in play order and its taker."""
+
+    cards: list[SeatCard]
+    winner: int
+
+
+class MatchView(TypedDict):
+    """The keys that ``Match.observation(seat)`` adds to the current deal's observation (a game's
+    own TypedDict of it): each game combines the two into the view its bot reads. The view of a
+    finished deal, ``observation(seat, deal=i)``, adds only ``seat``, ``deal_index`` and
+    ``result``; before the first deal there are only these keys."""
+
+    game: str
+    options: dict[str, JSON]
+    players: list[str]
+    seat: int
+    deal_index: int
+    results: list[dict[str, JSON]]
+    totals: list[int]
+    finished: bool
+    to_move: int | None
+    legal_actions: list[str]
+    result: NotRequired[dict[str, JSON]]  # once the current deal is over
+    last_round: NotRequired[dict[str, int] | None]  # once the last round is declared
 
 
 def side_of(seat: int) -> int:
@@ -169,8 +202,9 @@ class Deal(ABC):
         """Why an action that is not among ``legal()`` cannot be played now."""
 
     @abstractmethod
-    def observation(self, seat: Seat) -> dict[str, JSON]:
-        """What ``seat`` may know of this deal, JSON-serialisable."""
+    def observation(self, seat: Seat) -> Mapping[str, JSON]:
+        """What ``seat`` may know of this deal, JSON-serialisable: a new dict on each call, which
+        the match extends with its own keys, typed by the game's own TypedDict."""
 
     @abstractmethod
     def result(self) -> DealResult:
@@ -583,7 +617,8 @@ class Match:
         if not isinstance(seat, int) or not 0 <= seat < self.game.seats:
             raise ValueError(f"no seat {seat!r} in a {self.game.seats}-seat game")
         if deal is not None:
-            obs = self.deals[deal].deal.observation(seat)
+            # A new dict on each call (Deal.observation), so it may be extended here.
+            obs = cast(dict[str, JSON], self.deals[deal].deal.observation(seat))
             obs.update(seat=seat, deal_index=deal, result=self.results[deal].as_json()
                        if deal < len(self.results) else None)
             return obs

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from math import ceil
-from typing import Any
+from typing import Any, cast
 
 from osteria.bots.base import Bot
 from osteria.bots.memory import CARD_OF, TrickMemory
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, cards_of, mask_of
-from osteria.rules.calabresella import DISCARDS, HAND_SIZE, scarto_str
+from osteria.rules.calabresella import DISCARDS, HAND_SIZE, CalabresellaView, scarto_str
 from osteria.rules.tressette_family import STRENGTH, THIRDS, trick_taker
 
 SUIT_SIZE = 10
@@ -123,16 +123,18 @@ class CalabresellaHeuristic(Bot):
     name = "heuristic"
 
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
-        phase = observation["phase"]
-        hand = [CARD_OF[c] for c in observation["hand"]]
-        seats = len(observation["hand_sizes"])
+        obs = cast(CalabresellaView, observation)
+        phase = obs["phase"]
+        hand = [CARD_OF[c] for c in obs["hand"]]
+        seats = len(obs["hand_sizes"])
         if phase == "bidding":
             return bid(hand, seats)
         if phase == "cedo":
-            return "cedo " + CARD_STRINGS[cede(hand, CARD_OF[observation["called"]], seats)]
+            assert obs["called"] is not None, "the caller cedes a card for the one he called"
+            return "cedo " + CARD_STRINGS[cede(hand, CARD_OF[obs["called"]], seats)]
         if phase == "scarto":
             return scarto_str(mask_of(shed_set(hand, DISCARDS)))
-        return _Play(observation, legal_actions).choose()
+        return _Play(obs, legal_actions).choose()
 
 
 def bid(hand: Sequence[int], seats: int) -> str:
@@ -168,7 +170,7 @@ def cede(hand: Sequence[int], called: int, seats: int) -> int:
 class _Play:
     """The choice of a card, worked out from one observation."""
 
-    def __init__(self, obs: Mapping[str, Any], legal: list[str]) -> None:
+    def __init__(self, obs: CalabresellaView, legal: list[str]) -> None:
         self.legal = legal
         self.me: int = obs["seat"]
         self.seats = n = len(obs["hand_sizes"])
@@ -182,6 +184,7 @@ class _Play:
         # he gave with its holder (at three and four, where both are shown).
         self.known: dict[int, int] = {}
         caller, holder = obs["caller"], obs["called_holder"]
+        assert caller is not None, "cards are played after a contract"
         if obs["called"] is not None and n < 5:
             self.known[CARD_OF[obs["called"]]] = caller
             if isinstance(holder, int) and obs["ceded"] is not None:
@@ -189,9 +192,10 @@ class _Play:
         out = set(self.hand) | memory.played | {CARD_OF[c] for c in obs["discards"] or ()}
         self.unseen = [c for c in ITALIAN_40.cards if c not in out]
 
-    def _allies(self, obs: Mapping[str, Any]) -> set[int]:
+    def _allies(self, obs: CalabresellaView) -> set[int]:
         """The seats known to play on this seat's side, itself included."""
         me, caller, n = self.me, obs["caller"], self.seats
+        assert caller is not None, "cards are played after a contract"
         if obs["partner"] is not None:
             partner = obs["partner"]
             side = {caller, partner}
@@ -200,6 +204,7 @@ class _Play:
             return {me} if me == caller else set(range(n)) - {caller}
         # At five, before the called card shows: a seat that has shown it lacks the called
         # card's suit cannot be the partner; when one candidate is left, he is.
+        assert obs["called"] is not None, "a chiamata calls a card"
         called = CARD_OF[obs["called"]]
         candidates = {s for s in range(n) if s not in (me, caller) and not self.memory.void(s, _suit(called))}
         if me == caller:

@@ -14,11 +14,11 @@ It reads only its observation; the card orders per trunfu come from the game's m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from osteria.bots.base import Bot
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUITS, cards_of, parse_card, suit_of
-from osteria.rules.quattrigghiu import CAVALLI, MATADORS, RE, STRENGTH, TRUMP_MASK, led_suit
+from osteria.rules.quattrigghiu import CAVALLI, MATADORS, RE, STRENGTH, TRUMP_MASK, QuattrigghiuView, led_suit
 
 # The value in basi of a card, as a call is weighed: a battittura is a base; the next two trunfi
 # (puntu or re, then re or cavallo) nearly always; a small trunfu takes a base about half the time,
@@ -69,15 +69,17 @@ class QuattrigghiuHeuristic(Bot):
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        hand = [parse_card(c) for c in observation["hand"]]
+        obs = cast(QuattrigghiuView, observation)
+        hand = [parse_card(c) for c in obs["hand"]]
         if "tutita" in legal_actions:
-            return "tutita" if _sure_of_every_base(hand, observation) else "basta"
+            return "tutita" if _sure_of_every_base(hand, obs) else "basta"
         if "aiutu" in legal_actions:
-            trump = SUITS.index(observation["trump"])
+            assert obs["trump"] is not None, "volunteers answer a call"
+            trump = SUITS.index(obs["trump"])
             return "aiutu" if estimated_basi(hand, trump) >= HELP_AT else "passu"
         if any(a.startswith(("chiamu", "sulita")) for a in legal_actions):
             return _call(hand, legal_actions)
-        return _Play(observation, legal_actions, hand).choose()
+        return _Play(obs, legal_actions, hand).choose()
 
 
 def _call(hand: list[int], legal: list[str]) -> str:
@@ -109,10 +111,11 @@ def _call(hand: list[int], legal: list[str]) -> str:
     return min(calls, key=shortness)
 
 
-def _sure_of_every_base(hand: list[int], obs: Mapping[str, Any]) -> bool:
+def _sure_of_every_base(hand: list[int], obs: QuattrigghiuView) -> bool:
     """After six clean basi the earlier ones are forgotten: the tutità is safe only when every
     card left is a trunfu no card out of this hand can beat. Then each base is this hand's, led
     or not (a trunfu is always playable: on a plain lead this hand holds no plain card)."""
+    assert obs["trump"] is not None, "the tutità comes after the call"
     trump = SUITS.index(obs["trump"])
     strength, trumps = STRENGTH[trump], TRUMP_MASK[trump]
     gone = _gone(obs)
@@ -121,7 +124,7 @@ def _sure_of_every_base(hand: list[int], obs: Mapping[str, Any]) -> bool:
     return all(trumps >> c & 1 and strength[c] > top for c in hand)
 
 
-def _gone(obs: Mapping[str, Any]) -> set[int]:
+def _gone(obs: QuattrigghiuView) -> set[int]:
     """The cards this seat still sees played: the remembered basi and the one on the table."""
     seen = [c for t in obs["tricks"] for _, c in t["cards"]] + [c for _, c in obs["trick"]]
     return {parse_card(c) for c in seen}
@@ -130,8 +133,10 @@ def _gone(obs: Mapping[str, Any]) -> set[int]:
 class _Play:
     """A card to play, worked out from one observation."""
 
-    def __init__(self, obs: Mapping[str, Any], legal: list[str], hand: list[int]) -> None:
+    def __init__(self, obs: QuattrigghiuView, legal: list[str], hand: list[int]) -> None:
         self.me: int = obs["seat"]
+        # Cards are played after the call, which names the trunfu and its caller.
+        assert obs["trump"] is not None and obs["caller"] is not None
         self.trump = SUITS.index(obs["trump"])
         self.strength = STRENGTH[self.trump]
         self.trumps = TRUMP_MASK[self.trump]
@@ -141,11 +146,11 @@ class _Play:
         self.gone = _gone(obs)
         # Cards that may be in another hand (forgotten basi count as such: the bot does not know).
         self.unseen = [c for c in ITALIAN_40.cards if c not in self.gone and c not in hand]
-        self.caller: int = obs["caller"]
+        self.caller = obs["caller"]
         self.friends = self._friends(obs)
         self.voids = self._voids(obs)
 
-    def _friends(self, obs: Mapping[str, Any]) -> set[int]:
+    def _friends(self, obs: QuattrigghiuView) -> set[int]:
         """The seats known to play on this seat's side."""
         aiuto = obs["aiuto"]
         # Without a called card, an aiutu unknown in play means nobody helps: a sulità, or an
@@ -162,7 +167,7 @@ class _Play:
             return others - {self.caller, aiuto}
         return set()
 
-    def _voids(self, obs: Mapping[str, Any]) -> dict[int, set[int]]:
+    def _voids(self, obs: QuattrigghiuView) -> dict[int, set[int]]:
         """Per seat, the suits (as led) it has shown it lacks by not answering them."""
         voids: dict[int, set[int]] = {s: set() for s in range(4)}
         for trick in [t["cards"] for t in obs["tricks"]] + [obs["trick"]]:

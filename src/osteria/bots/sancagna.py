@@ -13,7 +13,7 @@ points, and the call-out thresholds, come from the game's module.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from osteria.bots.base import Bot
 from osteria.cards import CARD_STRINGS, SUIT_MASK, SUITS, VENETA_52, cards_of, parse_card, suit_of
@@ -28,6 +28,7 @@ from osteria.rules.sancagna import (
     REVOKE_POINTS,
     TRICKS,
     TWO_CIRCLES,
+    SancagnaView,
     cenno_cards,
     reckoned_tally,
     required,
@@ -53,14 +54,14 @@ class SancagnaHeuristic(Bot):
         cenni = [a for a in legal_actions if a.startswith("cenno ")]
         if cenni:
             return cenni[0]
-        view = _View(observation)
+        view = _View(cast(SancagnaView, observation))
         if "fuori" in legal_actions:
             return "fuori" if view.should_call_out() else "avanti"
         cards = [ACTION_OF[a] for a in legal_actions]
         return CARD_STRINGS[view.choose(cards)]
 
 
-def count_tallies(observation: Mapping[str, Any]) -> list[int]:
+def count_tallies(observation: SancagnaView) -> list[int]:
     """Both sides' running tallies as a player keeps them in his head (option a_mente): the
     smazzata's carry worked out from the match's earlier results, plus this deal's tricks.
 
@@ -87,7 +88,7 @@ def _tricks(history: Sequence[Sequence[Any]]) -> list[list[tuple[int, int]]]:
 class _View:
     """One seat's knowledge of the deal, worked out from its observation."""
 
-    def __init__(self, obs: Mapping[str, Any]) -> None:
+    def __init__(self, obs: SancagnaView) -> None:
         self.obs = obs
         self.me: int = obs["seat"]
         self.partner = partner_of(self.me)

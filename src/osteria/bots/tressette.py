@@ -9,10 +9,11 @@ only its observation; the rules' data (card order and points) come from the game
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from osteria.bots.base import Bot
 from osteria.cards import CARD_STRINGS, SUIT_MASK, cards_of, parse_card
+from osteria.rules.tressette import TressetteView
 from osteria.rules.tressette_family import STRENGTH, THIRDS, trick_taker
 
 
@@ -27,18 +28,20 @@ class TressetteHeuristic(Bot):
         accusi = [a for a in legal_actions if a.startswith("accuso")]
         if accusi:
             return accusi[0]
-        return _Position(observation, legal_actions).choose()
+        return _Position(cast(TressetteView, observation), legal_actions).choose()
 
 
 class _Position:
     """The decision at hand, worked out from one observation."""
 
-    def __init__(self, obs: Mapping[str, Any], legal: list[str]) -> None:
+    def __init__(self, obs: TressetteView, legal: list[str]) -> None:
         self.legal = legal
-        self.me: int = obs["to_move"]
+        assert obs["to_move"] is not None, "a bot is asked while the deal is on"
+        self.me = obs["to_move"]
         seats = len(obs["hand_sizes"])
         self.partner = (self.me + 2) % seats
         own = obs["hand"] if obs["seat"] == self.me else obs["hands"][self.me]
+        assert own is not None, "a seat deciding for the dummy sees its hand"
         self.hand = [parse_card(c) for c in own]
         self.trick = [(seat, parse_card(c.split()[0])) for seat, c in obs["trick"]]
         # Cards whose place is known to this seat: gone from play, or in a hand it can see.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found, unused-ignore]
@@ -228,7 +228,7 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         deal, rules = self.deal, self._setup.rules
         if deal is None:
             return {"game": rules.name, "seat": seat, "dealing": True}
-        view = deal.observation(seat)
+        view = cast(dict[str, JSON], deal.observation(seat))  # a new dict on each call: extended here
         to_move = deal.to_move
         deciding = to_move is not None and deal.decider(to_move) == seat
         view.update(game=rules.name, options=dict(rules.options), seat=seat, deal_index=0, results=[],

@@ -11,7 +11,18 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, cards_of, mask_of, parse_card
-from osteria.engine import JSON, DealResult, Game, IllegalAction, Option, SearchHints, Terms, parse_cards
+from osteria.engine import (
+    JSON,
+    DealResult,
+    Game,
+    IllegalAction,
+    MatchView,
+    Option,
+    SearchHints,
+    SeatAction,
+    Terms,
+    parse_cards,
+)
 from osteria.openplay import OpenPlay
 from osteria.rules import tressette
 from osteria.rules.tressette import SIGNAL_INDEX, SIGNAL_STRIDE
@@ -20,6 +31,7 @@ from osteria.rules.tressette_family import (
     FAMILY_CHAINS,
     LAST_TRICK_THIRDS,
     THIRDS,
+    PlayObservation,
     TrickDeal,
     playable,
     rounded_points,
@@ -75,6 +87,28 @@ STAKES: dict[tuple[str, bool], dict[int, tuple[int, int, int]]] = {
     ("sola", False): {3: (4, 0, 2), 4: (6, 0, 2), 5: (8, 0, 2)},
     ("sola", True): {3: (8, 0, 4), 4: (12, 0, 4), 5: (16, 0, 4)},
 }
+
+
+class CalabresellaObservation(PlayObservation):
+    """What a seat may know of a deal of Calabresella (``CalabresellaDeal.observation``)."""
+
+    dealer: int
+    phase: str  # "bidding", "cedo", "scarto", "play" or "over"
+    contract: str | None  # "chiamata" or "sola"
+    caller: int | None
+    called: str | None
+    called_holder: int | str | None  # a seat, or "widow"; None where it is not shown
+    partner: int | None  # the secret partner at five, once known to this seat
+    ceded: str | None
+    widow: list[str] | None
+    discards: list[str] | None
+    hand: list[str]
+    played: list[str]
+    history: list[SeatAction]
+
+
+class CalabresellaView(CalabresellaObservation, MatchView):
+    """What a Calabresella player reads: ``Match.observation(seat)`` while a deal is on."""
 
 
 class CalabresellaDeal(TrickDeal):
@@ -263,18 +297,18 @@ class CalabresellaDeal(TrickDeal):
 
     # -- what a seat may see -----------------------------------------------------------------------
 
-    def observation(self, seat: int) -> dict[str, JSON]:
+    def observation(self, seat: int) -> CalabresellaObservation:
         called = self.called
         # At three and four the holder hands the called card over at once, for all to see;
         # at five he is known to himself alone until the called card is played.
-        holder: JSON = None
+        holder: int | str | None = None
         if called is not None and self.seats < 5:
             holder = "widow" if self.holder is None else self.holder
         partner = self.partner
         known_partner = partner is not None and (seat == partner or any(
             a % SIGNAL_STRIDE == called for _, a in self.history if a < PASSO))
         caller_sees = seat == self.caller and self.seats == 3 and self.contract == "chiamata"
-        obs: dict[str, JSON] = {
+        obs: CalabresellaObservation = {
             "dealer": self.dealer,
             "phase": self.phase,
             "contract": self.contract,

@@ -9,9 +9,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import TypedDict
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, SUIT_NAMES, SUITS, card, cards_of, mask_of, parse_card
-from osteria.engine import JSON, Deal, DealResult, Game, IllegalAction, Option, RulesError, SearchHints, Terms
+from osteria.engine import (
+    JSON,
+    Deal,
+    DealResult,
+    Game,
+    IllegalAction,
+    MatchView,
+    Option,
+    RulesError,
+    SearchHints,
+    SeatAction,
+    SeatCard,
+    TakenTrick,
+    Terms,
+)
 from osteria.openplay import OpenPlay, chains_of
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
@@ -141,6 +156,37 @@ ACTION_OF = {s: a for a, s in ACTION_STRINGS.items()}
 
 # The phases of a deal, as observations name them.
 BIDDING, FORCED, VOLUNTEERS, PLAY, WINDOW, OVER = "chiamata", "chiamata_obbligata", "aiutu", "basi", "tutita", "fine"
+
+
+class QuattrigghiuTrick(TakenTrick):
+    """A base once taken, as an observation shows it, with the seat that led it."""
+
+    leader: int
+
+
+class QuattrigghiuObservation(TypedDict):
+    """What a seat may know of a deal of Quattrigghiu (``QuattrigghiuDeal.observation``)."""
+
+    dealer: int
+    phase: str  # BIDDING, FORCED, VOLUNTEERS, PLAY, WINDOW or OVER
+    hand: list[str]
+    hand_sizes: list[int]
+    caller: int | None
+    trump: str | None  # a suit's letter, once called
+    called_card: str | None
+    aiuto: int | None  # where this seat may know him
+    leader: int
+    trick: list[SeatCard]
+    last_trick: QuattrigghiuTrick | None
+    tricks: list[QuattrigghiuTrick]  # the basi still remembered: after the sixth, those from the seventh
+    tricks_played: int
+    basi: list[int]  # per seat
+    tutita: bool
+    history: list[SeatAction]
+
+
+class QuattrigghiuView(QuattrigghiuObservation, MatchView):
+    """What a Quattrigghiu player reads: ``Match.observation(seat)`` while a deal is on."""
 
 
 class QuattrigghiuDeal(Deal):
@@ -392,12 +438,12 @@ class QuattrigghiuDeal(Deal):
 
     # -- what a seat may see ---------------------------------------------------------------------
 
-    def observation(self, seat: int) -> dict[str, JSON]:
+    def observation(self, seat: int) -> QuattrigghiuObservation:
         over = self.to_move is None
         aiuto_known = self.aiuto >= 0 and (self.aiuto_public or seat == self.aiuto or over)
         # After the sixth basi the earlier ones are gone from the table, and from memory.
         hidden = 6 if len(self.tricks) >= 6 else 0
-        history: list[JSON] = []
+        history: list[SeatAction] = []
         cards_seen = 0
         for s, a in self.history:
             if a < 52:
@@ -406,8 +452,9 @@ class QuattrigghiuDeal(Deal):
                     continue
             history.append([s, ACTION_STRINGS[a]])
         call = self.caller >= 0
-        tricks = [{"leader": leader, "cards": [[(leader + i) % 4, CARD_STRINGS[c]] for i, c in enumerate(cards)],
-                   "winner": winner} for leader, cards, winner in self.tricks[hidden:]]
+        tricks: list[QuattrigghiuTrick] = [
+            {"leader": leader, "cards": [[(leader + i) % 4, CARD_STRINGS[c]] for i, c in enumerate(cards)],
+             "winner": winner} for leader, cards, winner in self.tricks[hidden:]]
         return {
             "dealer": self.dealer,
             "phase": self.phase,

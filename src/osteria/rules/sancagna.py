@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import NotRequired, TypedDict
 
 from osteria.cards import CARD_STRINGS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, VENETA_52, card, cards_of, suit_of
 from osteria.engine import (
@@ -18,9 +19,13 @@ from osteria.engine import (
     DealResult,
     Game,
     IllegalAction,
+    MatchView,
     Option,
     RulesError,
     SearchHints,
+    SeatAction,
+    SeatCard,
+    TakenTrick,
     Terms,
     partner_of,
     side_of,
@@ -153,6 +158,32 @@ FUORI = CENNO_BASE + len(CENNI)
 AVANTI = FUORI + 1
 ACTION_STRINGS = (*CARD_STRINGS, *(f"cenno {word}" for word in CENNI), "fuori", "avanti")
 ACTION_OF = {s: a for a, s in enumerate(ACTION_STRINGS)}
+
+
+class SancagnaObservation(TypedDict):
+    """What a seat may know of a deal of Sancagna (``SancagnaDeal.observation``)."""
+
+    dealer: int
+    trump: str
+    turned: str
+    bottom: str  # the bacio della tavola
+    hand: list[str]
+    hand_sizes: list[int]
+    leader: int
+    trick: list[SeatCard]
+    last_trick: TakenTrick | None
+    tricks_played: int
+    played: list[str]
+    calling: int | None  # the seat that may call its side out now
+    cenni: list[SeatAction]  # [seat, word], those this seat sees
+    revokes: list[list[int]]  # [seat, trick] of each revoke found
+    history: list[SeatAction]
+    points: NotRequired[list[int]]  # per side, unless the tallies are kept a mente
+    tally: NotRequired[list[int]]  # likewise
+
+
+class SancagnaView(SancagnaObservation, MatchView):
+    """What a Sancagna player reads: ``Match.observation(seat)`` while a deal is on."""
 
 
 class SancagnaDeal(Deal):
@@ -364,9 +395,9 @@ class SancagnaDeal(Deal):
         """A cenno is seen by the partner alone (and known to its maker); all else is public."""
         return not CENNO_BASE <= action < FUORI or side_of(actor) == side_of(seat)
 
-    def observation(self, seat: int) -> dict[str, JSON]:
+    def observation(self, seat: int) -> SancagnaObservation:
         history = [(s, a) for s, a in self.history if self._seen(seat, s, a)]
-        obs: dict[str, JSON] = {
+        obs: SancagnaObservation = {
             "dealer": self.dealer,
             "trump": SUITS[self.trump],
             "turned": CARD_STRINGS[self.turned],

@@ -11,13 +11,25 @@ import random
 from collections.abc import Mapping, Sequence
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, card, cards_of, mask_of, parse_card
-from osteria.engine import JSON, DealResult, Game, IllegalAction, Option, SearchHints, Terms, parse_cards
+from osteria.engine import (
+    JSON,
+    DealResult,
+    Game,
+    IllegalAction,
+    MatchView,
+    Option,
+    SearchHints,
+    SeatAction,
+    Terms,
+    parse_cards,
+)
 from osteria.openplay import OpenPlay
 from osteria.rules.tressette import FOUR_OF_DENARI
 from osteria.rules.tressette_family import (
     FAMILY_CHAINS,
     LAST_TRICK_THIRDS,
     THIRDS,
+    PlayObservation,
     TrickDeal,
     final_thirds,
     playable,
@@ -46,6 +58,20 @@ ZERO_POINTS = 10  # what a player who took no point scores (zero_punti "dieci")
 
 # The cards are the actions.
 CARD_OF = {CARD_STRINGS[c]: c for c in ITALIAN_40.cards}
+
+
+class TraversoneObservation(PlayObservation):
+    """What a seat may know of a deal of Traversone (``TraversoneDeal.observation``)."""
+
+    dealer: int
+    hand: list[str]
+    leftover: int  # the cards left over after an even deal, which go with the last trick
+    played: list[str]
+    history: list[SeatAction]
+
+
+class TraversoneView(TraversoneObservation, MatchView):
+    """What a Traversone player reads: ``Match.observation(seat)`` while a deal is on."""
 
 
 class TraversoneDeal(TrickDeal):
@@ -89,7 +115,7 @@ class TraversoneDeal(TrickDeal):
             raise IllegalAction(f"{text!r}: {words[0]} is not a card of the 40-card deck")
         return c
 
-    def observation(self, seat: int) -> dict[str, JSON]:
+    def observation(self, seat: int) -> TraversoneObservation:
         return {
             "dealer": self.dealer,
             "hand": [CARD_STRINGS[c] for c in cards_of(self.hands[seat])],

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import TypedDict
 
 from osteria.cards import (
     CARD_STRINGS,
@@ -26,8 +27,12 @@ from osteria.engine import (
     DealResult,
     Game,
     IllegalAction,
+    MatchView,
     Option,
     SearchHints,
+    SeatAction,
+    SeatCard,
+    TakenTrick,
     Terms,
     parse_cards,
     partner_of,
@@ -123,6 +128,29 @@ def _action_strings() -> dict[int, str]:
 ACTION_STRINGS = _action_strings()
 ACTION_OF = {s: a for a, s in ACTION_STRINGS.items()}
 CARD_OF = {CARD_STRINGS[c]: c for c in ITALIAN_40.cards}
+
+
+class TressetteObservation(TypedDict):
+    """What a seat may know of a deal of Tressette (``TressetteDeal.observation``)."""
+
+    dealer: int
+    segni: str
+    morto: list[int]  # the dummies' seats, whose hands all see
+    hand: list[str]
+    hands: list[list[str] | None]  # None where the seat may not see the hand
+    hand_sizes: list[int]
+    leader: int
+    trick: list[SeatCard]
+    last_trick: TakenTrick | None
+    tricks_played: int
+    thirds: list[int]  # per side
+    played: list[str]
+    accusi: list[SeatAction]
+    history: list[SeatAction]
+
+
+class TressetteView(TressetteObservation, MatchView):
+    """What a Tressette player reads: ``Match.observation(seat)`` while a deal is on."""
 
 
 class TressetteDeal(Deal):
@@ -307,10 +335,10 @@ class TressetteDeal(Deal):
 
     # -- what a seat may see ---------------------------------------------------------------------
 
-    def observation(self, seat: int) -> dict[str, JSON]:
+    def observation(self, seat: int) -> TressetteObservation:
         visible = {seat, *self.morto}
         played = [CARD_STRINGS[a % SIGNAL_STRIDE] for _, a in self.history if a < ACCUSO_BASE]
-        obs: dict[str, JSON] = {
+        obs: TressetteObservation = {
             "dealer": self.dealer,
             "segni": self.segni,
             "morto": list(self.morto),

@@ -9,9 +9,10 @@ go to whoever takes the last trick. A deal of such a game subclasses :class:`Tri
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, RANKS, SUIT_MASK, SUIT_NAMES, cards_of
-from osteria.engine import JSON, Deal
+from osteria.engine import Deal, SeatCard, TakenTrick
 from osteria.openplay import suit_chains
 
 # Taking order within a suit, lowest first: 4 5 6 7 F C R A 2 3.
@@ -30,6 +31,17 @@ LAST_TRICK_THIRDS = 3
 DEAL_THIRDS = sum(THIRDS) + LAST_TRICK_THIRDS
 # The suits as the open-handed search orders them: by taking strength.
 FAMILY_CHAINS = suit_chains(STRENGTH, ITALIAN_40.mask)
+
+
+class PlayObservation(TypedDict):
+    """The public part of the trick play in a deal's observation."""
+
+    hand_sizes: list[int]
+    leader: int
+    trick: list[SeatCard]
+    last_trick: TakenTrick | None
+    tricks_played: int
+    thirds: list[int]  # taken per seat, the set-aside cards not included
 
 
 def trick_taker(trick: Sequence[int]) -> int:
@@ -148,10 +160,10 @@ class TrickDeal(Deal):
         assert self.last_taker is not None
         return taker_of(c, self.won, self.last_taker)
 
-    def play_observation(self) -> dict[str, JSON]:
+    def play_observation(self) -> PlayObservation:
         """The public part of the trick play."""
         n = self.seats
-        obs: dict[str, JSON] = {
+        obs: PlayObservation = {
             "hand_sizes": [h.bit_count() for h in self.hands],
             "leader": self.leader,
             "trick": [[(self.leader + i) % n, CARD_STRINGS[c]] for i, c in enumerate(self.trick)],

@@ -9,6 +9,7 @@ the hands of a deal still in progress (a saved, unfinished match) stay hidden bu
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -30,7 +31,7 @@ class Frame:
     """One step of a record: the views of every seat after some actions of a deal."""
 
     deal: int
-    observations: list[dict[str, Any]]  # one per seat
+    observations: list[Mapping[str, Any]]  # one per seat
     actions: list[tuple[int, str]]  # played since the previous step
     result: dict[str, Any] | None
 
