@@ -1,6 +1,6 @@
 """Who holds a seat: a seat's token is minted when its player takes it and told to him alone, so
 the table's creator cannot play a friend's seat, an invite never takes a held seat, and each keeps
-his own seat across a restart, in a database made before this too."""
+his own seat across a restart, in a database made before this too; a player may pass his seat on."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import websockets
+from websockets.typing import Origin
 
 from osteria.server.store import SeatRow, Store, TableRow
 from server_helpers import create, served, until, ws_url
@@ -96,4 +97,37 @@ def test_a_database_made_before_gives_a_free_seat_a_fresh_token(tmp_path: Path) 
         assert friend["seat"] == 1 and friend["token"] != "token-1"
         assert asyncio.run(first_state(base, "old", "token-1")) == 4403
         mine = asyncio.run(first_state(base, "old", "token-anna"))
+        assert isinstance(mine, dict) and mine["seat"] == 0
+
+
+def test_a_seat_passed_on_plays_with_its_new_token_and_not_its_old_one(tmp_path: Path) -> None:
+    with served(tmp_path) as base:
+        created = create(base, game="tressette", players=TWO_FRIENDS)
+        table_id = created["table_id"]
+        friend = join(base, created, name="Bruno").json()
+        pass_on = f"{base}/api/tables/{table_id}/pass-on"
+
+        async def passed_while_open() -> tuple[dict[str, Any], int | None]:
+            # Opened as the server's own page opens it, from the server's origin.
+            async with websockets.connect(ws_url(base, table_id, friend["token"]), origin=Origin(base)) as ws:
+                await until(ws, "state")
+                passed = await asyncio.to_thread(httpx.post, pass_on, json={"token": friend["token"]})
+                try:
+                    while True:
+                        await until(ws, "state")
+                except websockets.exceptions.ConnectionClosed as closed:
+                    return passed.json(), closed.rcvd.code if closed.rcvd else None
+
+        passed, code = asyncio.run(passed_while_open())
+        assert code == 4403  # the socket opened with the old token is closed
+        assert passed["seat"] == 1 and passed["token"] != friend["token"]
+        assert passed["link"] == f"/t/{table_id}?seat=1&token={passed['token']}"
+        assert asyncio.run(first_state(base, table_id, friend["token"])) == 4403
+        assert httpx.post(pass_on, json={"token": friend["token"]}).status_code == 403
+        assert httpx.post(pass_on, json={}).status_code == 403  # a watcher has no seat to pass on
+    with served(tmp_path) as base:  # the new token is stored, the old one stays revoked
+        state = asyncio.run(first_state(base, table_id, passed["token"]))
+        assert isinstance(state, dict) and state["seat"] == 1
+        assert asyncio.run(first_state(base, table_id, friend["token"])) == 4403
+        mine = asyncio.run(first_state(base, table_id, created["token"]))
         assert isinstance(mine, dict) and mine["seat"] == 0

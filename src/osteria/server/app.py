@@ -97,6 +97,10 @@ class Start(Strict):
     token: str = Field(max_length=64)
 
 
+class PassOn(Strict):
+    token: str | None = Field(default=None, max_length=64)  # None: the seat the join cookie holds
+
+
 class PlayMessage(Strict):
     type: Literal["play"]
     action: str = Field(min_length=1, max_length=100)
@@ -309,6 +313,17 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
         response.set_cookie(f"osteria_{table_id}", token, httponly=True, samesite="lax", path="/")
+        return {"seat": seat, "token": token, "link": f"/t/{table_id}?seat={seat}&token={token}"}
+
+    @app.post("/api/tables/{table_id}/pass-on")
+    async def pass_on(table_id: str, body: PassOn, request: Request, response: Response) -> dict[str, Any]:
+        table = table_of(table_id)
+        try:
+            seat = table.seat_of_token(body.token or request.cookies.get(f"osteria_{table_id}"))
+            token = table.pass_on(seat)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        response.delete_cookie(f"osteria_{table_id}", httponly=True, samesite="lax", path="/")
         return {"seat": seat, "token": token, "link": f"/t/{table_id}?seat={seat}&token={token}"}
 
     @app.post("/api/tables/{table_id}/start")

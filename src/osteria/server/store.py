@@ -156,6 +156,10 @@ class Store:
             cur.execute("UPDATE seats SET taken = 1, name = ?, token = COALESCE(?, token) "
                         "WHERE table_id = ? AND seat = ?", (name, token, table_id, seat))
 
+    def set_token(self, table_id: str, seat: int, token: str) -> None:
+        with self._transaction() as cur:
+            cur.execute("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token, table_id, seat))
+
     def start(self, table_id: str, bots: Sequence[tuple[int, str, str]]) -> None:
         """Play begins; the seats in ``bots`` (seat, level, name) are a bot's from now on."""
         with self._transaction() as cur:

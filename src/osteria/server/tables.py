@@ -427,6 +427,18 @@ class Table:
         self.broadcast_state()
         return chosen.seat, token
 
+    def pass_on(self, seat: int | None) -> str:
+        """A fresh token for ``seat``, to hand the seat to someone else; the old one plays no more
+        and the clients that came with it are closed (4403, as for a wrong token)."""
+        if seat is None:
+            raise TableError("spectator", "a spectator holds no seat to pass on", 403)
+        token = new_token()
+        self.store.set_token(self.id, seat, token)
+        self.seats[seat].token = token
+        for client in [c for c in self.clients if c.seat == seat]:
+            client.close(4403)
+        return token
+
     def start(self, seat: int | None) -> None:
         """A seated player starts the play: seats nobody took get a bot of the stand-in level."""
         if seat is None:

@@ -47,6 +47,7 @@ const app = {
   dealNotice: null, // {index, until}: a deal just ended
   lastRoundOffer: null, // {last_deal}: this seat may declare the match's last round now
   confirmLastRound: false, // the last round's button was pressed once: the next press declares it
+  confirmPassOn: false, // the pass-on button was pressed once: the next press passes the seat on
 };
 
 // -- words ---------------------------------------------------------------------------------
@@ -475,6 +476,30 @@ function connect(token) {
       setTimeout(() => connect(app.token), wait);
     }
   };
+}
+
+async function passOn() {
+  let passed;
+  try {
+    passed = await fetchJson(`/api/tables/${encodeURIComponent(app.tableId)}/pass-on`, {
+      method: "POST", body: JSON.stringify(app.token ? { token: app.token } : {}),
+    });
+  } catch (error) {
+    showBanner(t("error", { message: error.message }), true);
+    renderTools();
+    return;
+  }
+  // This page holds the seat no more: the server closes its socket, and it does not come back.
+  app.closed = true;
+  const ws = app.ws;
+  app.ws = null;
+  if (ws) ws.close();
+  localStorage.removeItem(`osteria_token_${app.tableId}`);
+  $("table-view").hidden = true;
+  fatal(t("passed_on"));
+  const list = node("ul", "invites");
+  list.append(linkRow(t("seat_n", { n: passed.seat + 1 }), passed.link));
+  $("fatal").append(list);
 }
 
 function send(message) {
@@ -1123,6 +1148,19 @@ function renderTools() {
     }
     app.confirmLastRound = false;
     send({ type: "last_round" });
+  };
+  // Passing the seat on mints a fresh link for it and revokes this one: a first press asks.
+  const passOnButton = $("pass-on-button");
+  passOnButton.hidden = app.seat === null;
+  passOnButton.textContent = t(app.confirmPassOn ? "confirm_pass_on" : "pass_on");
+  passOnButton.onclick = () => {
+    if (!app.confirmPassOn) {
+      app.confirmPassOn = true;
+      renderTools();
+      return;
+    }
+    app.confirmPassOn = false;
+    passOn();
   };
   const record = $("record-link");
   record.href = `/api/tables/${encodeURIComponent(app.tableId)}/record`;
