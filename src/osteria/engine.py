@@ -41,7 +41,7 @@ class TakenTrick(TypedDict):
     winner: int
 
 
-class MatchView(TypedDict):
+class MatchObservation(TypedDict):
     """The keys that ``Match.observation(seat)`` adds to the current deal's observation (a game's
     own TypedDict of it): each game combines the two into the view its bot reads. The view of a
     finished deal, ``observation(seat, deal=i)``, adds only ``seat``, ``deal_index`` and

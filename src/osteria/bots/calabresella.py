@@ -20,7 +20,7 @@ from typing import Any, cast
 from osteria.bots.base import Bot
 from osteria.bots.memory import CARD_OF, TrickMemory
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, cards_of, mask_of
-from osteria.rules.calabresella import DISCARDS, HAND_SIZE, CalabresellaView, scarto_str
+from osteria.rules.calabresella import DISCARDS, HAND_SIZE, CalabresellaMatchObservation, scarto_str
 from osteria.rules.tressette_family import STRENGTH, THIRDS, trick_taker
 
 SUIT_SIZE = 10
@@ -123,7 +123,7 @@ class CalabresellaHeuristic(Bot):
     name = "heuristic"
 
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
-        obs = cast(CalabresellaView, observation)
+        obs = cast(CalabresellaMatchObservation, observation)
         phase = obs["phase"]
         hand = [CARD_OF[c] for c in obs["hand"]]
         seats = len(obs["hand_sizes"])
@@ -170,7 +170,7 @@ def cede(hand: Sequence[int], called: int, seats: int) -> int:
 class _Play:
     """The choice of a card, worked out from one observation."""
 
-    def __init__(self, obs: CalabresellaView, legal: list[str]) -> None:
+    def __init__(self, obs: CalabresellaMatchObservation, legal: list[str]) -> None:
         self.legal = legal
         self.me: int = obs["seat"]
         self.seats = n = len(obs["hand_sizes"])
@@ -192,7 +192,7 @@ class _Play:
         out = set(self.hand) | memory.played | {CARD_OF[c] for c in obs["discards"] or ()}
         self.unseen = [c for c in ITALIAN_40.cards if c not in out]
 
-    def _allies(self, obs: CalabresellaView) -> set[int]:
+    def _allies(self, obs: CalabresellaMatchObservation) -> set[int]:
         """The seats known to play on this seat's side, itself included."""
         me, caller, n = self.me, obs["caller"], self.seats
         assert caller is not None, "cards are played after a contract"

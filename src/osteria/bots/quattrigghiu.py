@@ -18,7 +18,15 @@ from typing import Any, cast
 
 from osteria.bots.base import Bot
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUITS, cards_of, parse_card, suit_of
-from osteria.rules.quattrigghiu import CAVALLI, MATADORS, RE, STRENGTH, TRUMP_MASK, QuattrigghiuView, led_suit
+from osteria.rules.quattrigghiu import (
+    CAVALLI,
+    MATADORS,
+    RE,
+    STRENGTH,
+    TRUMP_MASK,
+    QuattrigghiuMatchObservation,
+    led_suit,
+)
 
 # The value in basi of a card, as a call is weighed: a battittura is a base; the next two trunfi
 # (puntu or re, then re or cavallo) nearly always; a small trunfu takes a base about half the time,
@@ -69,7 +77,7 @@ class QuattrigghiuHeuristic(Bot):
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        obs = cast(QuattrigghiuView, observation)
+        obs = cast(QuattrigghiuMatchObservation, observation)
         hand = [parse_card(c) for c in obs["hand"]]
         if "tutita" in legal_actions:
             return "tutita" if _sure_of_every_base(hand, obs) else "basta"
@@ -111,7 +119,7 @@ def _call(hand: list[int], legal: list[str]) -> str:
     return min(calls, key=shortness)
 
 
-def _sure_of_every_base(hand: list[int], obs: QuattrigghiuView) -> bool:
+def _sure_of_every_base(hand: list[int], obs: QuattrigghiuMatchObservation) -> bool:
     """After six clean basi the earlier ones are forgotten: the tutità is safe only when every
     card left is a trunfu no card out of this hand can beat. Then each base is this hand's, led
     or not (a trunfu is always playable: on a plain lead this hand holds no plain card)."""
@@ -124,7 +132,7 @@ def _sure_of_every_base(hand: list[int], obs: QuattrigghiuView) -> bool:
     return all(trumps >> c & 1 and strength[c] > top for c in hand)
 
 
-def _gone(obs: QuattrigghiuView) -> set[int]:
+def _gone(obs: QuattrigghiuMatchObservation) -> set[int]:
     """The cards this seat still sees played: the remembered basi and the one on the table."""
     seen = [c for t in obs["tricks"] for _, c in t["cards"]] + [c for _, c in obs["trick"]]
     return {parse_card(c) for c in seen}
@@ -133,7 +141,7 @@ def _gone(obs: QuattrigghiuView) -> set[int]:
 class _Play:
     """A card to play, worked out from one observation."""
 
-    def __init__(self, obs: QuattrigghiuView, legal: list[str], hand: list[int]) -> None:
+    def __init__(self, obs: QuattrigghiuMatchObservation, legal: list[str], hand: list[int]) -> None:
         self.me: int = obs["seat"]
         # Cards are played after the call, which names the trunfu and its caller.
         assert obs["trump"] is not None and obs["caller"] is not None
@@ -150,7 +158,7 @@ class _Play:
         self.friends = self._friends(obs)
         self.voids = self._voids(obs)
 
-    def _friends(self, obs: QuattrigghiuView) -> set[int]:
+    def _friends(self, obs: QuattrigghiuMatchObservation) -> set[int]:
         """The seats known to play on this seat's side."""
         aiuto = obs["aiuto"]
         # Without a called card, an aiutu unknown in play means nobody helps: a sulità, or an
@@ -167,7 +175,7 @@ class _Play:
             return others - {self.caller, aiuto}
         return set()
 
-    def _voids(self, obs: QuattrigghiuView) -> dict[int, set[int]]:
+    def _voids(self, obs: QuattrigghiuMatchObservation) -> dict[int, set[int]]:
         """Per seat, the suits (as led) it has shown it lacks by not answering them."""
         voids: dict[int, set[int]] = {s: set() for s in range(4)}
         for trick in [t["cards"] for t in obs["tricks"]] + [obs["trick"]]:

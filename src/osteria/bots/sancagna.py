@@ -28,7 +28,7 @@ from osteria.rules.sancagna import (
     REVOKE_POINTS,
     TRICKS,
     TWO_CIRCLES,
-    SancagnaView,
+    SancagnaMatchObservation,
     cenno_cards,
     reckoned_tally,
     required,
@@ -54,14 +54,14 @@ class SancagnaHeuristic(Bot):
         cenni = [a for a in legal_actions if a.startswith("cenno ")]
         if cenni:
             return cenni[0]
-        view = _View(cast(SancagnaView, observation))
+        view = _View(cast(SancagnaMatchObservation, observation))
         if "fuori" in legal_actions:
             return "fuori" if view.should_call_out() else "avanti"
         cards = [ACTION_OF[a] for a in legal_actions]
         return CARD_STRINGS[view.choose(cards)]
 
 
-def count_tallies(observation: SancagnaView) -> list[int]:
+def count_tallies(observation: SancagnaMatchObservation) -> list[int]:
     """Both sides' running tallies as a player keeps them in his head (option a_mente): the
     smazzata's carry worked out from the match's earlier results, plus this deal's tricks.
 
@@ -88,7 +88,7 @@ def _tricks(history: Sequence[Sequence[Any]]) -> list[list[tuple[int, int]]]:
 class _View:
     """One seat's knowledge of the deal, worked out from its observation."""
 
-    def __init__(self, obs: SancagnaView) -> None:
+    def __init__(self, obs: SancagnaMatchObservation) -> None:
         self.obs = obs
         self.me: int = obs["seat"]
         self.partner = partner_of(self.me)

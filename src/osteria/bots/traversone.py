@@ -19,7 +19,7 @@ from typing import Any, cast
 from osteria.bots.base import Bot
 from osteria.bots.memory import CARD_OF, TrickMemory
 from osteria.cards import CARD_STRINGS, ITALIAN_40
-from osteria.rules.traversone import TraversoneView, card_thirds
+from osteria.rules.traversone import TraversoneMatchObservation, card_thirds
 from osteria.rules.tressette_family import LAST_TRICK_THIRDS, STRENGTH
 
 # A trick taken on purpose for the one point that saves a deal scored as ten: no dearer than this.
@@ -34,13 +34,13 @@ class TraversoneHeuristic(Bot):
     name = "heuristic"
 
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
-        return CARD_STRINGS[_Play(cast(TraversoneView, observation), legal_actions).choose()]
+        return CARD_STRINGS[_Play(cast(TraversoneMatchObservation, observation), legal_actions).choose()]
 
 
 class _Play:
     """The choice of a card, worked out from one observation."""
 
-    def __init__(self, obs: TraversoneView, legal: list[str]) -> None:
+    def __init__(self, obs: TraversoneMatchObservation, legal: list[str]) -> None:
         self.me: int = obs["seat"]
         self.seats = n = len(obs["hand_sizes"])
         self.thirds = card_thirds(obs["options"]["asso_bastoni"])

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from osteria.bots.base import Bot
 from osteria.cards import CARD_STRINGS, SUIT_MASK, cards_of, parse_card
-from osteria.rules.tressette import TressetteView
+from osteria.rules.tressette import TressetteMatchObservation
 from osteria.rules.tressette_family import STRENGTH, THIRDS, trick_taker
 
 
@@ -28,13 +28,13 @@ class TressetteHeuristic(Bot):
         accusi = [a for a in legal_actions if a.startswith("accuso")]
         if accusi:
             return accusi[0]
-        return _Position(cast(TressetteView, observation), legal_actions).choose()
+        return _Position(cast(TressetteMatchObservation, observation), legal_actions).choose()
 
 
 class _Position:
     """The decision at hand, worked out from one observation."""
 
-    def __init__(self, obs: TressetteView, legal: list[str]) -> None:
+    def __init__(self, obs: TressetteMatchObservation, legal: list[str]) -> None:
         self.legal = legal
         assert obs["to_move"] is not None, "a bot is asked while the deal is on"
         self.me = obs["to_move"]

@@ -16,7 +16,7 @@ from osteria.engine import (
     DealResult,
     Game,
     IllegalAction,
-    MatchView,
+    MatchObservation,
     Option,
     SearchHints,
     SeatAction,
@@ -107,7 +107,7 @@ class CalabresellaObservation(PlayObservation):
     history: list[SeatAction]
 
 
-class CalabresellaView(CalabresellaObservation, MatchView):
+class CalabresellaMatchObservation(CalabresellaObservation, MatchObservation):
     """What a Calabresella player reads: ``Match.observation(seat)`` while a deal is on."""
 
 

@@ -18,7 +18,7 @@ from osteria.engine import (
     DealResult,
     Game,
     IllegalAction,
-    MatchView,
+    MatchObservation,
     Option,
     RulesError,
     SearchHints,
@@ -185,7 +185,7 @@ class QuattrigghiuObservation(TypedDict):
     history: list[SeatAction]
 
 
-class QuattrigghiuView(QuattrigghiuObservation, MatchView):
+class QuattrigghiuMatchObservation(QuattrigghiuObservation, MatchObservation):
     """What a Quattrigghiu player reads: ``Match.observation(seat)`` while a deal is on."""
 
 

@@ -19,7 +19,7 @@ from osteria.engine import (
     DealResult,
     Game,
     IllegalAction,
-    MatchView,
+    MatchObservation,
     Option,
     RulesError,
     SearchHints,
@@ -182,7 +182,7 @@ class SancagnaObservation(TypedDict):
     tally: NotRequired[list[int]]  # likewise
 
 
-class SancagnaView(SancagnaObservation, MatchView):
+class SancagnaMatchObservation(SancagnaObservation, MatchObservation):
     """What a Sancagna player reads: ``Match.observation(seat)`` while a deal is on."""
 
 

@@ -16,7 +16,7 @@ from osteria.engine import (
     DealResult,
     Game,
     IllegalAction,
-    MatchView,
+    MatchObservation,
     Option,
     SearchHints,
     SeatAction,
@@ -70,7 +70,7 @@ class TraversoneObservation(PlayObservation):
     history: list[SeatAction]
 
 
-class TraversoneView(TraversoneObservation, MatchView):
+class TraversoneMatchObservation(TraversoneObservation, MatchObservation):
     """What a Traversone player reads: ``Match.observation(seat)`` while a deal is on."""
 
 

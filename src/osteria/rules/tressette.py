@@ -27,7 +27,7 @@ from osteria.engine import (
     DealResult,
     Game,
     IllegalAction,
-    MatchView,
+    MatchObservation,
     Option,
     SearchHints,
     SeatAction,
@@ -149,7 +149,7 @@ class TressetteObservation(TypedDict):
     history: list[SeatAction]
 
 
-class TressetteView(TressetteObservation, MatchView):
+class TressetteMatchObservation(TressetteObservation, MatchObservation):
     """What a Tressette player reads: ``Match.observation(seat)`` while a deal is on."""
 
 
