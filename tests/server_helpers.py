@@ -17,6 +17,7 @@ import httpx
 import uvicorn
 import websockets
 from fastapi import FastAPI
+from websockets.typing import Origin
 
 from osteria.server.app import create_app
 from osteria.server.tables import Settings
@@ -83,6 +84,13 @@ def ws_url(base: str, table_id: str, token: str | None = None) -> str:
     return url + (f"?token={token}" if token else "")
 
 
+def connect(url: str, **options: Any) -> websockets.asyncio.client.connect:
+    """A WebSocket to ``url`` (ws://...), opened as the server's own page opens it: with the
+    server's origin, which the server asks of every WebSocket."""
+    own = "http" + url.removeprefix("ws").split("/ws/", 1)[0]
+    return websockets.connect(url, origin=Origin(own), **options)
+
+
 async def receive(ws: Any) -> dict[str, Any]:
     message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
     return message
@@ -92,7 +100,7 @@ async def play_seat(url: str, rng: random.Random, deals: int = 1,
                     log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Play random legal actions for the seat of ``url`` until ``deals`` deals are over; the last
     state. Any error message fails."""
-    async with websockets.connect(url) as ws:
+    async with connect(url) as ws:
         acted = -1
         while True:
             message = await receive(ws)

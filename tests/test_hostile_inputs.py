@@ -15,7 +15,7 @@ import websockets
 import osteria
 from osteria.cli import main
 from osteria.records import RecordError, load
-from server_helpers import create, receive, served, ws_url
+from server_helpers import connect, create, receive, served, ws_url
 
 DEEP = "[" * 100_000 + "]" * 100_000
 
@@ -64,11 +64,11 @@ def test_odd_tokens_deep_messages_and_control_characters_get_errors(tmp_path: Pa
         # A non-ASCII invite or token is simply wrong, not a server error.
         assert httpx.post(f"{base}/api/tables/{tid}/join", json={"invite": "é"}).status_code in (403, 404)
         with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
-            async with websockets.connect(ws_url(base, tid, "%C3%A9")) as ws:
+            async with connect(ws_url(base, tid, "%C3%A9")) as ws:
                 await receive(ws)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
         assert httpx.post(f"{base}/api/verify", content="[" * 50_000 + "]" * 50_000).status_code == 400
-        async with websockets.connect(ws_url(base, tid, token)) as ws:
+        async with connect(ws_url(base, tid, token)) as ws:
             for text in ("[" * 1500 + "]" * 1500, json.dumps({"type": "chat", "text": "ciao\u0000\u202e"})):
                 await ws.send(text)
                 while (message := await receive(ws))["type"] != "error":

@@ -19,7 +19,7 @@ from osteria.cli import main
 from osteria.rules import GAMES
 from osteria.server.fair import seed_hash, verify_record
 from osteria.server.tables import public_view
-from server_helpers import create, play_seat, quick_settings, receive, seat_tokens, served, until, ws_url
+from server_helpers import connect, create, play_seat, quick_settings, receive, seat_tokens, served, until, ws_url
 
 from helpers import words_in
 
@@ -177,8 +177,8 @@ def test_illegal_and_malformed_messages_get_errors_and_the_table_goes_on(base: s
     table_id, tokens = created["table_id"], seat_tokens(base, created)
 
     async def scenario() -> None:
-        sockets = [await websockets.connect(ws_url(base, table_id, t)) for t in tokens]
-        watcher = await websockets.connect(ws_url(base, table_id))
+        sockets = [await connect(ws_url(base, table_id, t)) for t in tokens]
+        watcher = await connect(ws_url(base, table_id))
         try:
             state = await receive(sockets[0])
             while state["table"]["status"] != "playing":
@@ -232,7 +232,7 @@ def test_wrong_tokens_and_unknown_tables_are_turned_away(base: str) -> None:
     created = create(base, game="tressette")
 
     async def close_code(url: str) -> int | None:
-        async with websockets.connect(url) as ws:
+        async with connect(url) as ws:
             with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
                 await receive(ws)
         return None if closed.value.rcvd is None else closed.value.rcvd.code
@@ -246,7 +246,7 @@ def test_a_flood_is_rate_limited(base: str) -> None:
 
     async def scenario() -> list[str]:
         url = ws_url(base, created["table_id"], created["token"])
-        async with websockets.connect(url, max_queue=None) as ws:  # unread answers must not stall the close
+        async with connect(url, max_queue=None) as ws:  # unread answers must not stall the close
             for i in range(8):
                 await ws.send(json.dumps({"type": "chat", "text": f"line {i}"}))
             for _ in range(60):
@@ -270,7 +270,7 @@ def test_a_socket_that_floods_on_and_on_is_closed(base: str) -> None:
 
     async def scenario() -> int | None:
         url = ws_url(base, created["table_id"], created["token"])
-        async with websockets.connect(url, max_queue=None) as ws:
+        async with connect(url, max_queue=None) as ws:
             with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
                 for _ in range(1000):
                     await ws.send(json.dumps({"type": "ping"}))
@@ -286,11 +286,11 @@ def test_chat_reaches_everyone_and_newcomers_get_the_last_lines(base: str) -> No
     table_id, token = created["table_id"], created["token"]
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with websockets.connect(ws_url(base, table_id)) as watcher, \
-                websockets.connect(ws_url(base, table_id, token)) as player:
+        async with connect(ws_url(base, table_id)) as watcher, \
+                connect(ws_url(base, table_id, token)) as player:
             await player.send(json.dumps({"type": "chat", "text": "  bella   mano! "}))
             heard = await until(watcher, "chat")
-        async with websockets.connect(ws_url(base, table_id)) as late:
+        async with connect(ws_url(base, table_id)) as late:
             return heard, await until(late, "chat")
 
     heard, replayed = asyncio.run(scenario())
@@ -307,8 +307,8 @@ def test_an_absent_player_is_stood_in_for_until_he_returns(tmp_path: Path) -> No
         table_id, tokens = created["table_id"], seat_tokens(address, created)
 
         async def scenario() -> None:
-            sockets = [await websockets.connect(ws_url(address, table_id, t)) for t in tokens]
-            watcher = await websockets.connect(ws_url(address, table_id))
+            sockets = [await connect(ws_url(address, table_id, t)) for t in tokens]
+            watcher = await connect(ws_url(address, table_id))
             for ws in sockets:
                 await ws.close()
             # Nobody moves: after a while bots play for everyone, and the watcher sees it.
@@ -316,7 +316,7 @@ def test_an_absent_player_is_stood_in_for_until_he_returns(tmp_path: Path) -> No
             while state["table"]["move"] < 4:
                 state = await until(watcher, "state")
             assert all(p["stand_in"] for p in state["table"]["players"])
-            async with websockets.connect(ws_url(address, table_id, tokens[0])) as back:
+            async with connect(ws_url(address, table_id, tokens[0])) as back:
                 state = await until(back, "state")
                 assert not state["table"]["players"][0]["stand_in"]
                 assert state["table"]["players"][1]["stand_in"]
@@ -333,7 +333,7 @@ def test_a_cookie_resumes_a_seat(base: str) -> None:
 
     async def scenario() -> dict[str, Any]:
         headers = {"Cookie": f"osteria_{table_id}={joined.json()['token']}"}
-        async with websockets.connect(ws_url(base, table_id), additional_headers=headers) as ws:
+        async with connect(ws_url(base, table_id), additional_headers=headers) as ws:
             return await until(ws, "state")
 
     state = asyncio.run(scenario())
@@ -443,7 +443,7 @@ def test_hints_for_the_own_turn_and_the_analysis_of_a_finished_deal(tmp_path: Pa
         asyncio.run(play_seat(url, random.Random(3)))
 
         async def scenario() -> tuple[dict[str, Any], list[str], dict[str, Any], dict[str, Any], dict[str, Any]]:
-            async with websockets.connect(url) as ws, websockets.connect(ws_url(address, created["table_id"])) as eye:
+            async with connect(url) as ws, connect(ws_url(address, created["table_id"])) as eye:
                 state = await until(ws, "state")
                 while not state["legal"]:
                     state = await until(ws, "state")
@@ -514,7 +514,7 @@ def test_the_dealer_calls_mano_over_the_websocket_and_it_outlives_a_restart(tmp_
         urls = [ws_url(base, table_id, token) for token in tokens]
 
         async def declare() -> list[dict[str, Any]]:
-            sockets = [await websockets.connect(url) for url in urls]
+            sockets = [await connect(url) for url in urls]
             try:
                 playing = [await state_where(ws, lambda m: m["table"]["status"] == "playing") for ws in sockets]
                 dealer = playing[0]["table"]["deals"][0]["dealer"]
@@ -561,12 +561,12 @@ def test_spectators_and_games_without_a_last_round_are_refused(base: str) -> Non
     created = create(base, game="tressette", players=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
 
     async def run() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with websockets.connect(ws_url(base, created["table_id"], created["token"])) as ws:
+        async with connect(ws_url(base, created["table_id"], created["token"])) as ws:
             state = await until(ws, "state")
             assert state["last_round_offer"] is None
             await ws.send(json.dumps({"type": "last_round"}))
             seated = await until(ws, "error")
-        async with websockets.connect(ws_url(base, created["table_id"])) as ws:
+        async with connect(ws_url(base, created["table_id"])) as ws:
             await ws.send(json.dumps({"type": "last_round"}))
             watching = await until(ws, "error")
         return seated, watching

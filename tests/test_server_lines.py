@@ -12,14 +12,13 @@ from typing import Any
 
 import httpx
 import pytest
-import websockets
 
 import osteria
 from osteria.cards import CARD_STRINGS, RANK_NAMES, SUIT_NAMES, card_symbol, parse_card, suit_of
 from osteria.rules import GAMES, quattrigghiu
 from osteria.rules.tressette_family import STRENGTH
 from osteria.views import view_for
-from server_helpers import create, play_seat, receive, served, ws_url
+from server_helpers import connect, create, play_seat, receive, served, ws_url
 
 from helpers import words_in
 
@@ -46,7 +45,7 @@ def symbols_in_view(view: dict[str, Any]) -> set[str]:
 
 async def watch_one_deal(url: str, log: Log) -> None:
     """A watcher's messages until the first deal's end and the state after it."""
-    async with websockets.connect(url, max_queue=None) as ws:
+    async with connect(url, max_queue=None) as ws:
         ended = False
         while True:
             message = await receive(ws)

@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
 
 from osteria.server.fair import verify_record
-from server_helpers import TIMEOUT, play_seat, until, ws_url
+from server_helpers import TIMEOUT, connect, play_seat, until, ws_url
 
 
 def free_port() -> int:
@@ -60,7 +59,7 @@ def test_a_killed_server_resumes_every_table_with_every_action(tmp_path: Path) -
 
     async def play_some(url: str, moves: int) -> dict[str, Any]:
         """Play ``moves`` of this seat's turns; the state when its next turn comes."""
-        async with websockets.connect(url) as ws:
+        async with connect(url) as ws:
             while True:
                 state = await until(ws, "state")
                 if state["legal"]:
@@ -71,7 +70,7 @@ def test_a_killed_server_resumes_every_table_with_every_action(tmp_path: Path) -
                                               "move": state["table"]["move"]}))
 
     async def first_state(url: str) -> dict[str, Any]:
-        async with websockets.connect(url) as ws:
+        async with connect(url) as ws:
             return await until(ws, "state")
 
     with server_process(tmp_path, port):

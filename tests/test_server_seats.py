@@ -15,7 +15,7 @@ import websockets
 from websockets.typing import Origin
 
 from osteria.server.store import SeatRow, Store, TableRow
-from server_helpers import create, served, until, ws_url
+from server_helpers import connect, create, served, until, ws_url
 
 TWO_FRIENDS = [{"kind": "human", "name": "Anna"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
 
@@ -27,7 +27,7 @@ def secrets_in(value: Any) -> set[str]:
 
 async def first_state(base: str, table_id: str, token: str) -> dict[str, Any] | int:
     """The first state a WebSocket opened with ``token`` is sent, or the code it is closed with."""
-    async with websockets.connect(ws_url(base, table_id, token)) as ws:
+    async with connect(ws_url(base, table_id, token)) as ws:
         try:
             return await until(ws, "state")
         except websockets.exceptions.ConnectionClosed as closed:

@@ -13,13 +13,12 @@ from typing import Any
 
 import httpx
 import pytest
-import websockets
 
 import osteria
 from osteria.cards import CARD_STRINGS, rank_of, suit_of
 from osteria.engine import Game
 from osteria.server import fair, tables
-from server_helpers import create, receive, seat_tokens, served, ws_url
+from server_helpers import connect, create, receive, seat_tokens, served, ws_url
 
 Log = list[dict[str, Any]]
 
@@ -55,7 +54,7 @@ def play_table(data: Path, monkeypatch: pytest.MonkeyPatch, game: str, hands: li
         tokens = seat_tokens(base, created)
 
         async def scenario() -> None:
-            watcher = await websockets.connect(ws_url(base, "table"), max_queue=None)
+            watcher = await connect(ws_url(base, "table"), max_queue=None)
             sockets: dict[int | None, Any] = {None: watcher}
             latest: dict[int | None, dict[str, Any]] = {}
 
@@ -69,7 +68,7 @@ def play_table(data: Path, monkeypatch: pytest.MonkeyPatch, game: str, hands: li
 
             await catch_up(None, lambda m: True)
             for seat in range(4):
-                sockets[seat] = await websockets.connect(ws_url(base, "table", tokens[seat]),
+                sockets[seat] = await connect(ws_url(base, "table", tokens[seat]),
                                                          max_queue=None)
                 # Every client has heard of this arrival before the next one, so that all hear the
                 # same things in the same order in both runs.
@@ -126,8 +125,8 @@ def test_the_last_action_reaches_each_client_in_its_own_words(tmp_path: Path) ->
     async def run(base: str) -> None:
         table = create(base, game="calabresella", players=[{"kind": "human"}] * 3)
         tid, tokens = table["table_id"], seat_tokens(base, table)
-        clients: dict[int | None, Any] = {s: await websockets.connect(ws_url(base, tid, tokens[s])) for s in range(3)}
-        clients[None] = await websockets.connect(ws_url(base, tid))
+        clients: dict[int | None, Any] = {s: await connect(ws_url(base, tid, tokens[s])) for s in range(3)}
+        clients[None] = await connect(ws_url(base, tid))
         latest: dict[int | None, dict[str, Any]] = {}
         discarder = None
         try:

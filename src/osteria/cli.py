@@ -160,6 +160,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--bot-delay", type=float, default=0.6, help="the least seconds a bot takes for a move (0.6)")
     serve.add_argument("--openapi", action="store_true",
                        help="also serve the API's schema and documentation: /openapi.json, /docs, /redoc")
+    serve.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                       help="also admit pages of this origin, as a reverse proxy's https://osteria.example "
+                       "(repeatable); the server's own always")
 
     verify = sub.add_parser("verify", help="check a record's deals against their revealed seeds")
     verify.add_argument("file")
@@ -371,7 +374,7 @@ def _play(args: argparse.Namespace, extra: Sequence[str]) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     try:
-        from osteria.server.app import serve
+        from osteria.server.app import allowed_origin, serve
         from osteria.server.store import StoreError
         from osteria.server.tables import Settings
     except ImportError as exc:
@@ -380,9 +383,15 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--port must be from 1 to 65535, not {args.port}")
     if args.stand_in_after <= 0 or args.bot_delay < 0:
         raise UsageError("--stand-in-after must be positive and --bot-delay not negative")
+    for text in args.allowed_origin:
+        try:
+            allowed_origin(text)
+        except ValueError as exc:
+            raise UsageError(f"--allowed-origin: {exc}") from None
     try:
         serve(args.host, args.port, args.data, args.database,
-              Settings(stand_in_after=args.stand_in_after, bot_delay=args.bot_delay), openapi=args.openapi)
+              Settings(stand_in_after=args.stand_in_after, bot_delay=args.bot_delay), openapi=args.openapi,
+              allowed_origins=args.allowed_origin)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:

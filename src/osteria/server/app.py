@@ -12,16 +12,18 @@ import json
 import os
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as ASGIMessage
 
@@ -168,6 +170,43 @@ def _validation_message(exc: ValidationError) -> str:
     return f"{where}: {first['msg']}"
 
 
+def origin(url: str) -> str | None:
+    """The origin of an http(s) address as ``scheme://host:port``, in lower case and with the
+    scheme's default port written out, so that equal origins compare equal; None for anything else."""
+    parts = urlsplit(url.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{parts.scheme}://{host}:{port or (443 if parts.scheme == 'https' else 80)}"
+
+
+def allowed_origin(text: str) -> str:
+    """``text`` as an origin to admit (see ``origin``); ValueError for anything but scheme://host[:port]."""
+    allowed = origin(text)
+    if allowed is None or urlsplit(text.strip()).path not in ("", "/"):
+        raise ValueError(f"{text!r} is not an origin: scheme://host[:port], as https://osteria.example")
+    return allowed
+
+
+def foreign_origin(scope: Scope, headers: Headers, allowed: frozenset[str], required: bool) -> str | None:
+    """Why a request's Origin is not to be served, or None if it is: the server's own origin (the
+    scheme, host and port the request reached it at, after a trusted proxy's X-Forwarded-Proto) and
+    the ``allowed`` ones are. Without an Origin: refused when ``required``."""
+    sent = headers.get("origin")
+    if sent is None:
+        return "a request from a browser page needs its Origin header" if required else None
+    secure = scope["scheme"] in ("https", "wss")
+    own = origin(f"{'https' if secure else 'http'}://{headers.get('host', '')}")
+    if origin(sent) in {own, *allowed} - {None}:
+        return None
+    shown = sent[:50].encode("ascii", "replace").decode()  # a close reason is at most 123 bytes
+    return f"{shown} is not this server's origin (see osteria serve --allowed-origin)"
+
+
 class SecurityHeaders:
     """Adds SECURITY_HEADERS to every HTTP answer: the page, its files, the API, the errors. The
     pages under ``unconfined`` (FastAPI's API documentation, which loads its scripts from a CDN and
@@ -192,11 +231,16 @@ class SecurityHeaders:
 
 
 def create_app(data: str | Path = "osteria-data", database: str | None = None,
-               settings: Settings | None = None, openapi: bool = False) -> FastAPI:
+               settings: Settings | None = None, openapi: bool = False,
+               allowed_origins: Iterable[str] = ()) -> FastAPI:
     """The application; the store opens, and every stored table resumes, when it starts.
     ``openapi``: also serve the API's schema and its documentation pages (/openapi.json, /docs,
-    /redoc), off by default so that a public server shows no more than its page."""
+    /redoc), off by default so that a public server shows no more than its page.
+    ``allowed_origins``: origins besides the server's own whose pages may open its WebSocket and
+    send it changes (a reverse proxy's, https://osteria.example); ValueError for one that is not
+    an http(s) origin."""
     settings = settings or Settings()
+    allowed = frozenset(allowed_origin(o) for o in allowed_origins)
     state: dict[str, Tables] = {}
 
     @asynccontextmanager
@@ -237,6 +281,16 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                 return JSONResponse({"detail": "a request body needs its Content-Length"}, status_code=411)
             if int(length) > limit:
                 return JSONResponse({"detail": f"the body is larger than {limit} bytes"}, status_code=413)
+        return await call_next(request)
+
+    @app.middleware("http")
+    async def check_origin(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        # A change another site's page sends: refused. Browsers send Origin with every such request,
+        # so one without it comes from a program (curl, a script), which no other site can drive.
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            refusal = foreign_origin(request.scope, request.headers, allowed, required=False)
+            if refusal is not None:
+                return JSONResponse({"detail": f"refused: {refusal}"}, status_code=403)
         return await call_next(request)
 
     # Added last, so outermost: the refusals above get the headers too.
@@ -306,13 +360,15 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         return table_of(table_id).state()
 
     @app.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, body: Join, response: Response) -> dict[str, Any]:
+    async def join(table_id: str, body: Join, request: Request, response: Response) -> dict[str, Any]:
         table = table_of(table_id)
         try:
             seat, token = table.join(body.invite, body.name, body.seat)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
-        response.set_cookie(f"osteria_{table_id}", token, httponly=True, samesite="lax", path="/")
+        # Strict: no other site's link or page carries the seat's cookie along.
+        response.set_cookie(f"osteria_{table_id}", token, httponly=True, samesite="strict", path="/",
+                            secure=request.url.scheme == "https")
         return {"seat": seat, "token": token, "link": f"/t/{table_id}?seat={seat}&token={token}"}
 
     @app.post("/api/tables/{table_id}/pass-on")
@@ -358,6 +414,11 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     async def live(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
         # Accepted before any refusal, so that the client learns why from the close code.
         await websocket.accept()
+        # Another site's page must not play with the seat its visitor's cookie holds.
+        refusal = foreign_origin(websocket.scope, websocket.headers, allowed, required=True)
+        if refusal is not None:
+            await websocket.close(code=4403, reason=refusal)
+            return
         try:
             table = tables().get(table_id)
             seat = table.seat_of_token(token)
@@ -463,7 +524,8 @@ async def _answer(table: Table, client: Client, message: HintMessage | AnalysisM
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path = "osteria-data",
-          database: str | None = None, settings: Settings | None = None, openapi: bool = False) -> None:
+          database: str | None = None, settings: Settings | None = None, openapi: bool = False,
+          allowed_origins: Iterable[str] = ()) -> None:
     """Run the server until interrupted; StoreError for a database that cannot be opened, OSError
     when it cannot listen at ``host:port``."""
     import socket
@@ -478,7 +540,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path = "osteria
     except OSError:
         listener.close()
         raise
-    config = uvicorn.Config(create_app(data, database, settings, openapi), ws_max_size=4 * MAX_MESSAGE_BYTES,
-                            log_level="warning")
+    config = uvicorn.Config(create_app(data, database, settings, openapi, allowed_origins),
+                            ws_max_size=4 * MAX_MESSAGE_BYTES, log_level="warning")
     print(f"osteria: http://{host}:{port}", file=sys.stderr)
     uvicorn.Server(config).run(sockets=[listener])
