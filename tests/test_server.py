@@ -404,6 +404,11 @@ def tampered(record: dict[str, Any], how: str) -> dict[str, Any]:
         # Another deal whose seed and hash are honest: the hands are not the ones it deals.
         deal["seed"] = "1" * 64
         deal["seed_hash"] = seed_hash(deal["seed"])
+    elif how == "dealer":
+        # The first deal alone, dealt by another seat: its cards and its play stay legal, but
+        # the seed drew its dealer.
+        record["deals"] = record["deals"][:1]
+        deal["dealer"] = (deal["dealer"] + 1) % len(deal["hands"])
     else:
         del deal["seed"]
     return record
@@ -411,7 +416,7 @@ def tampered(record: dict[str, Any], how: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("how", "words"), [
     ("seed", "does not hash"), ("hash", "does not hash"), ("hands", "hand is not the one the seed deals"),
-    ("missing", "cannot be checked"),
+    ("dealer", "whom the seed draws"), ("missing", "cannot be checked"),
 ])
 def test_verify_refuses_a_tampered_record(finished_record: dict[str, Any], tmp_path: Path, how: str, words: str,
                                           capsys: pytest.CaptureFixture[str], base: str) -> None:

@@ -45,6 +45,7 @@ def play_table(data: Path, monkeypatch: pytest.MonkeyPatch, game: str, hands: li
     monkeypatch.setattr(tables, "new_token", lambda: f"token{next(counter)}")
     monkeypatch.setattr(tables, "new_table_id", lambda: "table")
     monkeypatch.setattr(tables, "new_first_dealer", lambda seats: 0)
+    monkeypatch.setattr(fair, "first_dealer_from_seed", lambda seed, seats: 0)
     monkeypatch.setattr(fair, "new_seed", lambda: "5eed" * 16)
     monkeypatch.setattr(fair, "deal_from_seed", lambda rules, seed: ([list(h) for h in hands], {}))
     logs: dict[int | None, Log] = {}

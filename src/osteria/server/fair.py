@@ -2,8 +2,9 @@
 
 The procedure, the one ``docs/online.md`` documents: the seed is 64 hexadecimal digits from the
 operating system's generator; the deal is ``game.deal_cards(random.Random(seed))``; the hash is
-the SHA-256 of the seed's UTF-8 text. Revealing the seed at the deal's end lets anyone check
-that the cards were fixed in advance. This module needs nothing beyond the engine.
+the SHA-256 of the seed's UTF-8 text; the first deal's seed also draws the match's first dealer.
+Revealing the seed at the deal's end lets anyone check that the cards, and who dealt first,
+were fixed in advance. This module needs nothing beyond the engine.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ def deal_from_seed(game: Game, seed: str) -> tuple[list[list[int]], dict[str, li
     return game.deal_cards(random.Random(seed))
 
 
+def first_dealer_from_seed(seed: str, seats: int) -> int:
+    """The match's first dealer, drawn by its first deal's seed, so that the commitment covers
+    him too: the SHA-256 of the seed's text followed by ``:dealer``, as a number, modulo the
+    seats (a generator apart from the cards', which the dealer's draw leaves untouched)."""
+    return int(hashlib.sha256(f"{seed}:dealer".encode()).hexdigest(), 16) % seats
+
+
 @dataclass
 class DealCheck:
     deal_index: int
@@ -58,7 +66,13 @@ def verify_record(record: dict[str, Any]) -> list[DealCheck]:
             continue
         hands, stock = deal_from_seed(match.game, seed)
         problem = _difference(hands, stock, dealt.hands, dealt.stock)
-        checks.append(DealCheck(index, problem is None, problem or "the seed deals exactly these cards"))
+        if problem is None and index == 0:
+            drawn = first_dealer_from_seed(seed, match.game.seats)
+            if dealt.dealer != drawn:
+                problem = f"seat {dealt.dealer} deals first, not seat {drawn}, whom the seed draws"
+        checks.append(DealCheck(index, problem is None,
+                                problem or ("the seed deals exactly these cards, and draws this first dealer"
+                                            if index == 0 else "the seed deals exactly these cards")))
     return checks
 
 
@@ -77,4 +91,5 @@ def _cards(cards: list[int]) -> str:
     return " ".join(CARD_STRINGS[c] for c in sorted(cards)) or "none"
 
 
-__all__ = ["DealCheck", "RecordError", "deal_from_seed", "new_seed", "seed_hash", "verify_record"]
+__all__ = ["DealCheck", "RecordError", "deal_from_seed", "first_dealer_from_seed", "new_seed", "seed_hash",
+           "verify_record"]

@@ -182,7 +182,9 @@ class Table:
         self.settings = settings
         self.game: Game = GAMES[row.game](row.seats, **row.options)
         self.seats = [Seat(p.seat, p.kind, p.level, p.name, p.token, p.taken) for p in row.players]
-        self.match = Match(self.game, players=[s.name for s in self.seats], dealer=row.first_dealer)
+        # Once dealt, the first deal's dealer is the one its seed drew.
+        first_dealer = row.deals[0][0] if row.deals else row.first_dealer
+        self.match = Match(self.game, players=[s.name for s in self.seats], dealer=first_dealer)
         self.seeds: list[tuple[str, str]] = []  # per deal: (seed, seed_hash)
         self.chat: list[ChatLine] = list(row.chat)
         self.chat_lines = row.chat[-1].line + 1 if row.chat else 0
@@ -498,7 +500,9 @@ class Table:
         seed = fair.new_seed()
         published = fair.seed_hash(seed)
         hands, stock = fair.deal_from_seed(self.game, seed)
-        deal = self.match.begin_deal(hands, stock)
+        # The first deal's seed draws the first dealer too, so its hash commits to him.
+        dealer = None if self.match.deals else fair.first_dealer_from_seed(seed, self.game.seats)
+        deal = self.match.begin_deal(hands, stock, dealer)
         index = len(self.match.deals) - 1
         try:
             self.store.add_deal(self.id, index, deal.dealer, seed, published)
