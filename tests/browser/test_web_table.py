@@ -56,7 +56,7 @@ def test_two_browsers_play_at_one_table(server: Server, browser: Browser) -> Non
         bruno.click("#join-form button[type=submit]")
         wait_for_table(bruno)
         assert table_state(bruno)["seat"] == "1"
-        assert "token=" in bruno.url  # the seat's own link, to come back with
+        assert bruno.url.endswith(f"/t/{table_id}?lang=en")  # the table's address, not the seat's token
         expect(anna.locator('#felt .seat[data-seat="1"]')).to_contain_text("Bruno")
         expect(bruno.locator('#felt .seat[data-seat="0"]')).to_contain_text("Anna")
         expect(anna.locator("#table-view")).to_have_attribute("data-status", "playing")
@@ -94,9 +94,13 @@ def test_a_reload_resumes_the_seat(server: Server, browser: Browser) -> None:
     created = server.create("traversone", bot_players(4))
     table_id = created["table_id"]
     context, page = new_page(browser)
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
     try:
-        page.goto(f"{server.base}{created['link']}")
+        page.goto(f"{server.base}{created['link']}&lang=it")
         wait_for_table(page)
+        # The page keeps the token: the address bar shows the table's address and the language only.
+        assert page.url == f"{server.base}/t/{table_id}?lang=it"
         clicker = Clicker(page, random.Random(3))
         for _ in range(2):
             wait_for_turn_or_end(page, 1)
@@ -111,12 +115,16 @@ def test_a_reload_resumes_the_seat(server: Server, browser: Browser) -> None:
         assert table_state(page)["seat"] == "0"
         assert sorted(page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")) == hand
         clicker.click_once()
+        assert "token=" not in page.url
 
         # The bare table address in the same browser: the seat again (the page kept its token).
         page.goto(f"{server.base}/t/{table_id}")
         wait_for_table(page)
         assert table_state(page)["seat"] == "0"
         expect(page.locator("#hand .card")).to_have_count(7)
+        # The sockets went with the join cookie, never with the token in their address.
+        assert len(sockets) >= 3
+        assert not [url for url in sockets if "token" in url]
     finally:
         context.close()
     # Another browser with the bare address only watches: no hand, no hint, nothing to play.

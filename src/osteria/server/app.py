@@ -99,6 +99,10 @@ class Start(Strict):
     token: str = Field(max_length=64)
 
 
+class Session(Strict):
+    token: str = Field(max_length=64)
+
+
 class PassOn(Strict):
     token: str | None = Field(default=None, max_length=64)  # None: the seat the join cookie holds
 
@@ -370,6 +374,19 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         response.set_cookie(f"osteria_{table_id}", token, httponly=True, samesite="strict", path="/",
                             secure=request.url.scheme == "https")
         return {"seat": seat, "token": token, "link": f"/t/{table_id}?seat={seat}&token={token}"}
+
+    @app.post("/api/tables/{table_id}/session")
+    async def session(table_id: str, body: Session, request: Request, response: Response) -> dict[str, Any]:
+        # The page trades the token of a seat's link for the join cookie, so that neither its
+        # address bar nor its WebSocket's address (which proxies log) keeps carrying the token.
+        table = table_of(table_id)
+        try:
+            seat = table.seat_of_token(body.token)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        response.set_cookie(f"osteria_{table_id}", body.token, httponly=True, samesite="strict", path="/",
+                            secure=request.url.scheme == "https")
+        return {"seat": seat}
 
     @app.post("/api/tables/{table_id}/pass-on")
     async def pass_on(table_id: str, body: PassOn, request: Request, response: Response) -> dict[str, Any]:

@@ -198,6 +198,8 @@ async function main() {
   const token = params.get("token");
   if (token) {
     localStorage.setItem(saved, token);
+    // Kept by the page now: the address bar (its history, a shared screen, a copied address) shows no token.
+    history.replaceState(null, "", tableAddress(params));
     connect(token);
   } else if (localStorage.getItem(saved)) {
     connect(localStorage.getItem(saved));
@@ -206,6 +208,12 @@ async function main() {
   } else {
     connect(null); // a spectator, unless the server knows this browser's seat by its cookie
   }
+}
+
+// The table's own address, with the page's language if the address asked for one.
+function tableAddress(params) {
+  const lang = params.get("lang");
+  return `/t/${encodeURIComponent(app.tableId)}${lang ? `?lang=${encodeURIComponent(lang)}` : ""}`;
 }
 
 function fatal(message) {
@@ -438,7 +446,7 @@ function showJoin(invite) {
         method: "POST", body: JSON.stringify({ invite, ...(name ? { name } : {}) }),
       });
       localStorage.setItem(`osteria_token_${app.tableId}`, joined.token);
-      history.replaceState(null, "", joined.link);
+      history.replaceState(null, "", tableAddress(new URLSearchParams(location.search)));
       $("join").hidden = true;
       connect(joined.token);
     } catch (error) {
@@ -449,11 +457,31 @@ function showJoin(invite) {
 
 // -- the live table ------------------------------------------------------------------------
 
-function connect(token) {
+// The table's WebSocket. A seat's token is first traded for the join cookie (POST .../session),
+// which the socket then carries: its address holds no token for a proxy's log to keep, and every
+// reconnection trades it again, so a cookie the browser dropped is set anew.
+async function connect(token) {
   app.token = token;
+  if (token) {
+    let response = null;
+    try {
+      response = await fetch(`/api/tables/${encodeURIComponent(app.tableId)}/session`, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }),
+      });
+    } catch {
+      response = null; // the server is down: tried again below
+    }
+    if (response && (response.status === 403 || response.status === 404)) {
+      refused(response.status === 404 ? 4404 : 4403);
+      return;
+    }
+    if (!response || !response.ok) {
+      reconnectLater();
+      return;
+    }
+  }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}${query}`);
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}`);
   app.ws = ws;
   ws.onopen = () => {
     app.retries = 0;
@@ -462,20 +490,24 @@ function connect(token) {
   ws.onmessage = (event) => receive(JSON.parse(event.data));
   ws.onclose = (event) => {
     if (app.ws !== ws) return;
-    if (event.code === 4404) {
-      app.closed = true;
-      fatal(t("no_table"));
-    } else if (event.code === 4403) {
-      app.closed = true;
-      localStorage.removeItem(`osteria_token_${app.tableId}`);
-      fatal(t("bad_token"));
-    } else if (!app.closed) {
-      showBanner(t("reconnecting"), true);
-      const wait = RECONNECT_MS[Math.min(app.retries, RECONNECT_MS.length - 1)];
-      app.retries += 1;
-      setTimeout(() => connect(app.token), wait);
-    }
+    if (event.code === 4404 || event.code === 4403) refused(event.code);
+    else reconnectLater();
   };
+}
+
+// The table is unknown (4404), or the token holds no seat at it (4403): no coming back.
+function refused(code) {
+  app.closed = true;
+  if (code === 4403) localStorage.removeItem(`osteria_token_${app.tableId}`);
+  fatal(t(code === 4404 ? "no_table" : "bad_token"));
+}
+
+function reconnectLater() {
+  if (app.closed) return;
+  showBanner(t("reconnecting"), true);
+  const wait = RECONNECT_MS[Math.min(app.retries, RECONNECT_MS.length - 1)];
+  app.retries += 1;
+  setTimeout(() => connect(app.token), wait);
 }
 
 async function passOn() {
