@@ -117,7 +117,9 @@ def main() -> int:
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen([sys.executable, "-m", "osteria.cli", "serve", "--port", str(port),
-                                   "--data", data, "--bot-delay", "0"], stderr=subprocess.DEVNULL)
+                                   "--data", data, "--bot-delay", "0",
+                                   # every simulated player comes from this one loopback address
+                                   "--sockets-per-address", str(args.players + 10)], stderr=subprocess.DEVNULL)
         try:
             base = f"http://127.0.0.1:{port}"
             for _ in range(300):

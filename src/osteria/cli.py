@@ -163,6 +163,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
                        help="also admit pages of this origin, as a reverse proxy's https://osteria.example "
                        "(repeatable); the server's own always")
+    serve.add_argument("--sockets-per-address", type=int, default=32, metavar="N",
+                       help="live WebSocket connections one address may hold, all tables together (32)")
+    serve.add_argument("--sockets-per-table", type=int, default=200, metavar="N",
+                       help="live WebSocket connections at one table, players and spectators (200)")
+    serve.add_argument("--chat-per-minute", type=float, default=30.0, metavar="N",
+                       help="chat lines one address may send to one table a minute, after 5 at once (30)")
 
     verify = sub.add_parser("verify", help="check a record's deals against their revealed seeds")
     verify.add_argument("file")
@@ -383,6 +389,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--port must be from 1 to 65535, not {args.port}")
     if args.stand_in_after <= 0 or args.bot_delay < 0:
         raise UsageError("--stand-in-after must be positive and --bot-delay not negative")
+    if args.sockets_per_address < 1 or args.sockets_per_table < 1 or args.chat_per_minute <= 0:
+        raise UsageError("--sockets-per-address and --sockets-per-table must be 1 or more, --chat-per-minute positive")
     for text in args.allowed_origin:
         try:
             allowed_origin(text)
@@ -390,7 +398,9 @@ def _serve(args: argparse.Namespace) -> int:
             raise UsageError(f"--allowed-origin: {exc}") from None
     try:
         serve(args.host, args.port, args.data, args.database,
-              Settings(stand_in_after=args.stand_in_after, bot_delay=args.bot_delay), openapi=args.openapi,
+              Settings(stand_in_after=args.stand_in_after, bot_delay=args.bot_delay,
+                       sockets_per_address=args.sockets_per_address, sockets_per_table=args.sockets_per_table,
+                       chat_per_minute=args.chat_per_minute), openapi=args.openapi,
               allowed_origins=args.allowed_origin)
     except StoreError as exc:
         raise UsageError(str(exc)) from None

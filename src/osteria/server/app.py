@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
@@ -246,6 +247,10 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     settings = settings or Settings()
     allowed = frozenset(allowed_origin(o) for o in allowed_origins)
     state: dict[str, Tables] = {}
+    # Live sockets by address, and each address's chat budget at each table: spectators who
+    # open many sockets share one budget, so none can flood the chat a player reads.
+    sockets: Counter[str] = Counter()
+    chat_budgets: dict[tuple[str, str], Bucket] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -442,6 +447,14 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         except TableError as exc:
             await websocket.close(code=4404 if exc.status == 404 else 4403, reason=exc.message)
             return
+        address = websocket.client.host if websocket.client else "?"
+        if sockets[address] >= settings.sockets_per_address:
+            await websocket.close(code=4429, reason=f"at most {settings.sockets_per_address} sockets an address")
+            return
+        if len(table.clients) >= settings.sockets_per_table:
+            await websocket.close(code=4429, reason=f"at most {settings.sockets_per_table} sockets a table")
+            return
+        chat = chat_budgets.setdefault((table_id, address), Bucket(settings.chat_per_minute / 60, 5))
         cookie = websocket.cookies.get(f"osteria_{table_id}")
         if seat is None and cookie is not None:
             with suppress(TableError):
@@ -449,11 +462,13 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         client = Client(seat)
         writer = asyncio.create_task(_write(websocket, client))
         table.connect(client)
+        sockets[address] += 1
         try:
-            await _read(websocket, table, client)
+            await _read(websocket, table, client, chat)
         except WebSocketDisconnect:
             pass
         finally:
+            sockets[address] -= 1
             table.disconnect(client)
             # The writer sends the closing code (4429 for a flood) and stops.
             with suppress(TimeoutError):
@@ -470,9 +485,12 @@ async def _write(websocket: WebSocket, client: Client) -> None:
         await websocket.close(code=client.close_code)
 
 
-async def _read(websocket: WebSocket, table: Table, client: Client) -> None:
-    messages, chat = Bucket(20, 40), Bucket(0.5, 5)
-    refused = 0
+async def _read(websocket: WebSocket, table: Table, client: Client, chat: Bucket) -> None:
+    """Answer one socket's messages; ``chat`` is its address's chat budget at this table."""
+    messages = Bucket(20, 40)
+    # Messages over the limit are forgiven at ten a second: a socket that flooded once and then
+    # stopped is not closed for it later; one far over the limit, on and on, is not a person.
+    forgiven = Bucket(10, 100)
     background: set[asyncio.Task[None]] = set()
     while not client.closed:
         received = await websocket.receive()
@@ -480,8 +498,7 @@ async def _read(websocket: WebSocket, table: Table, client: Client) -> None:
             return
         text = received.get("text")
         if not messages.take():
-            refused += 1
-            if refused > 100:  # far over the limit, on and on: not a person
+            if not forgiven.take():
                 client.close(4429)
                 return
             client.send(_error("rate_limited", "too many messages: at most 20 a second"))
@@ -510,7 +527,7 @@ async def _read(websocket: WebSocket, table: Table, client: Client) -> None:
                 client.send({"type": "pong"})
             elif isinstance(message, ChatMessage):
                 if not chat.take():
-                    client.send(_error("rate_limited", "at most 5 chat lines in 10 seconds"))
+                    client.send(_error("rate_limited", "too many chat lines from this address: wait a little"))
                 else:
                     table.say(client.seat, " ".join(message.text.split()) or "…")
             elif isinstance(message, PlayMessage):

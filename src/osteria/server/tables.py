@@ -169,6 +169,9 @@ class Settings:
     analysis_nodes: int | None = None  # the solver's budget per position of an analysis (None: the default)
     tables_per_minute: float = 60.0  # tables one address may open, after a first burst
     tables_burst: int = 300
+    sockets_per_address: int = 32  # live sockets one address may hold, at all tables together
+    sockets_per_table: int = 200  # live sockets at one table, players and spectators
+    chat_per_minute: float = 30.0  # chat lines one address may send to one table, after a burst of 5
 
 
 class Table:
