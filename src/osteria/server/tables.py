@@ -66,6 +66,11 @@ def bot_name(seat: int, taken: Sequence[str]) -> str:
     return next((name for name in BOT_NAMES if name not in taken), f"bot {seat}")
 
 
+def same_name(a: str, b: str) -> bool:
+    """Whether two names would be told apart by nobody at the table: "anna" is "Anna"."""
+    return a.casefold() == b.casefold()
+
+
 def in_game_order(view: TableView, cards: JSON) -> JSON:
     """A list of cards as the game's view orders a hand (trumps first, each suit from its lowest
     card to its highest); anything that is not a list of cards as it is."""
@@ -242,6 +247,9 @@ class Table:
         names: list[str] = [name or "" for _, _, name in players]
         for seat, (kind, _, name) in enumerate(players):
             names[seat] = name or (bot_name(seat, names) if kind == "bot" else f"seat {seat}")
+        for seat, name in enumerate(names):
+            if any(same_name(name, other) for other in names[:seat]):
+                raise RulesError(f"two seats are named {name!r}: a name is one seat's at a table")
         # Only the creator's seat (the first human one) gets its token now: a friend's is minted
         # when he joins, so that nobody ever holds the token of a seat he did not take.
         creator = next((seat for seat, (kind, _, _) in enumerate(players) if kind == "human"), None)
@@ -421,6 +429,10 @@ class Table:
         if not free:
             raise TableError("taken", "no free seat" if seat is None else f"seat {seat} is not free", 409)
         chosen = free[0]
+        # Refused rather than changed to "Anna 2": the chat, the scores and the turn say who is
+        # who by name, and the player himself chooses how he is to be told apart.
+        if name and any(same_name(name, s.name) for s in self.seats if s is not chosen):
+            raise TableError("name_taken", f"the name {name!r} is taken at this table: choose another", 409)
         if name:
             chosen.name = name
             self.match.players[chosen.seat] = name
