@@ -234,6 +234,46 @@ def test_the_page_comes_back_after_the_server_is_killed(browser: Browser, tmp_pa
         context.close()
 
 
+def test_what_is_clicked_while_the_connection_is_down_is_refused_and_said(browser: Browser, tmp_path: Path) -> None:
+    port = free_port()
+    context, page = new_page(browser)
+    hand_of = "cards => cards.map(c => c.dataset.card)"
+    try:
+        with serve(tmp_path, port=port) as server:
+            created = server.create("tressette", bot_players(4))
+            table_id = created["table_id"]
+            page.goto(f"{server.base}{created['link']}&lang=en")
+            wait_for_table(page)
+            wait_for_turn_or_end(page, 1)
+            move = table_state(page)["move"]
+            hand = page.locator("#hand .card").evaluate_all(hand_of)
+        banner = page.locator("#banner")
+        expect(banner).to_have_text("Connection lost: reconnecting…")
+        # A card clicked now cannot reach the server: refused, said, and still in the hand to play.
+        page.locator("#hand .card.playable").first.click()
+        if page.locator("#variants").is_visible():
+            page.locator("#variants [data-action]").first.click()
+        expect(banner).to_have_text("Connection lost: nothing was sent. Reconnecting… play again once it is back.")
+        expect(banner).to_have_class("banner warn")
+        page.select_option("#lang", "it")
+        expect(banner).to_have_text("Connessione persa: non è partito nulla. Riconnessione… rigioca quando torna.")
+        assert page.locator("#hand .card").evaluate_all(hand_of) == hand
+        assert page.locator("#hand .card.playable").count() > 0
+        page.fill("#chat-text", "still there?")
+        page.click("#chat-form button")
+        expect(page.locator("#chat-text")).to_have_value("still there?")  # kept, to send again
+        with serve(tmp_path, port=port) as server:
+            expect(banner).to_be_hidden(timeout=MOVE_TIMEOUT_MS)
+            wait_for_turn_or_end(page, 1)
+            # Back as it was: nothing was played for the seat while it was away, and it plays on.
+            assert table_state(page)["move"] == move
+            assert page.locator("#hand .card").evaluate_all(hand_of) == hand
+            Clicker(page, random.Random(6)).click_once()
+            assert server.get(f"/api/tables/{table_id}")["move"] > move
+    finally:
+        context.close()
+
+
 def test_the_dealer_calls_the_last_round_with_two_presses(server: Server, browser: Browser) -> None:
     created = server.create("calabresella", [{"kind": "human"}] * 3)
     table_id = created["table_id"]

@@ -32,6 +32,8 @@ const app = {
   ws: null,
   retries: 0,
   closed: false, // no reconnecting (a wrong token, an unknown table)
+  down: false, // the socket is down: nothing can be sent until it is open again
+  unsent: false, // something was clicked while down, and refused
   table: null, // the table state
   seat: null,
   view: null,
@@ -485,6 +487,8 @@ async function connect(token) {
   app.ws = ws;
   ws.onopen = () => {
     app.retries = 0;
+    app.down = false;
+    app.unsent = false;
     send({ type: "ping" }); // any message brings a seat back from its stand-in bot
   };
   ws.onmessage = (event) => receive(JSON.parse(event.data));
@@ -504,7 +508,8 @@ function refused(code) {
 
 function reconnectLater() {
   if (app.closed) return;
-  showBanner(t("reconnecting"), true);
+  app.down = true;
+  renderBanner();
   const wait = RECONNECT_MS[Math.min(app.retries, RECONNECT_MS.length - 1)];
   app.retries += 1;
   setTimeout(() => connect(app.token), wait);
@@ -534,8 +539,19 @@ async function passOn() {
   $("fatal").append(list);
 }
 
+// Sends a message if the socket is open, and says whether it did. Nothing is kept to be sent on
+// reconnecting: while the page is away the table moves on (a stand-in may play for the seat, the
+// trick may be taken), and a card played into a table its player has not seen is not his choice.
+// The banner says that nothing was sent, and the player clicks again once the page is back.
 function send(message) {
-  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(message));
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) {
+    app.ws.send(JSON.stringify(message));
+    return true;
+  }
+  app.down = true;
+  app.unsent = true;
+  renderBanner();
+  return false;
 }
 
 function receive(message) {
@@ -649,7 +665,9 @@ function showBanner(text, warn = false) {
 
 function renderBanner() {
   const { table } = app;
-  if (table.status === "waiting") {
+  if (app.down) {
+    showBanner(t(app.unsent ? "not_sent" : "reconnecting"), true);
+  } else if (table.status === "waiting") {
     const free = table.players.filter((p) => p.kind === "human" && !p.taken).map((p) => playerName(p.seat));
     showBanner(t("waiting_players", { names: free.join(", ") }));
   } else if (table.status === "finished") {
@@ -843,10 +861,10 @@ function fitHand() {
 
 function play(action) {
   if (app.sent !== null) return;
+  hideVariants();
+  if (!send({ type: "play", action, move: app.table.move })) return; // the card stays to be played
   app.sent = app.table.move;
   app.error = null;
-  hideVariants();
-  send({ type: "play", action, move: app.table.move });
   renderHand();
   renderChoices();
   renderPrompt();
@@ -1077,9 +1095,9 @@ function renderResult() {
     button.type = "button";
     button.dataset.analysis = String(index);
     button.addEventListener("click", () => {
+      if (!send({ type: "analysis", deal_index: index })) return;
       app.analyses.set(index, { type: "analysis_pending", deal_index: index });
       renderResult();
-      send({ type: "analysis", deal_index: index });
     });
     analysis.append(button);
   } else if (found.type === "analysis_pending") {
@@ -1156,9 +1174,9 @@ function renderTools() {
   hintButton.hidden = app.seat === null;
   hintButton.disabled = !app.legal.length || (app.hint && app.hint.type === "pending");
   hintButton.onclick = () => {
+    if (!send({ type: "hint" })) return;
     app.hint = { type: "pending", move: table.move };
     renderHint();
-    send({ type: "hint" });
   };
   const start = $("start-button");
   start.hidden = !(table.status === "waiting" && app.seat !== null);
@@ -1178,8 +1196,7 @@ function renderTools() {
       renderTools();
       return;
     }
-    app.confirmLastRound = false;
-    send({ type: "last_round" });
+    if (send({ type: "last_round" })) app.confirmLastRound = false;
   };
   // Passing the seat on mints a fresh link for it and revokes this one: a first press asks.
   const passOnButton = $("pass-on-button");
@@ -1241,8 +1258,7 @@ $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("chat-text").value.trim();
   if (!text) return;
-  send({ type: "chat", text });
-  $("chat-text").value = "";
+  if (send({ type: "chat", text })) $("chat-text").value = ""; // kept to be sent again
 });
 
 main();
