@@ -29,6 +29,7 @@ from typing import Any
 
 import httpx
 import websockets
+from websockets.typing import Origin
 
 
 @dataclass
@@ -47,7 +48,9 @@ def free_port() -> int:
 
 async def player(url: str, think: float, until: float, rng: random.Random, tally: Tally) -> None:
     try:
-        async with websockets.connect(url, open_timeout=60, max_queue=None) as ws:
+        # As the server's own page connects: with its origin, which the server asks of every socket.
+        origin = Origin("http" + url.removeprefix("ws").split("/ws/", 1)[0])
+        async with websockets.connect(url, open_timeout=60, max_queue=None, origin=origin) as ws:
             sent_at: dict[int, float] = {}
             acted = -1
             while time.monotonic() < until:
@@ -84,8 +87,16 @@ def open_tables(base: str, players: int, game: str) -> list[str]:
             response = http.post("/api/tables", json={"game": game, "players": [{"kind": "human"}] * 4})
             response.raise_for_status()
             table = response.json()
-            urls += [f"{base.replace('http://', 'ws://')}/ws/{table['table_id']}?token={seat['token']}"
-                     for seat in table["seats"]]
+            # The creator's token comes with the table; each other player takes his seat by the invite.
+            tokens = {table["seat"]: table["token"]}
+            for seat in table["seats"]:
+                if seat["seat"] not in tokens:
+                    joined = http.post(f"/api/tables/{table['table_id']}/join",
+                                       json={"invite": table["invite"], "seat": seat["seat"]})
+                    joined.raise_for_status()
+                    tokens[seat["seat"]] = joined.json()["token"]
+            urls += [f"{base.replace('http://', 'ws://')}/ws/{table['table_id']}?token={token}"
+                     for _, token in sorted(tokens.items())]
     return urls
 
 
