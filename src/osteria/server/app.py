@@ -34,6 +34,7 @@ from osteria.engine import Game
 from osteria.records import RecordError
 from osteria.rules import GAMES
 from osteria.server import fair
+from osteria.server.scheduler import Scheduler
 from osteria.server.store import Store
 from osteria.server.tables import Client, Message, Settings, Table, TableError, Tables, encode
 
@@ -255,8 +256,10 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store.open(data, database)
-        executor = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="osteria-bot")
-        tables = Tables(store, executor, settings)
+        workers = max(2, os.cpu_count() or 2)
+        executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="osteria-bot")
+        scheduler = Scheduler(executor, workers)
+        tables = Tables(store, scheduler, settings)
         state["tables"] = tables
         tables.resume_all()
         try:
@@ -265,6 +268,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             for table in tables.tables.values():
                 for client in list(table.clients):
                     client.close()
+            scheduler.close()
             executor.shutdown(wait=False, cancel_futures=True)
             store.close()
 

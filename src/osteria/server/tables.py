@@ -3,7 +3,8 @@
 A :class:`Table` owns one :class:`~osteria.engine.Match`; every action goes through the engine,
 is stored, and only then announced. Each client is sent what its seat may see (the engine's
 observation of that seat) and a watcher what every seat sees alike (:func:`public_view`). Bots
-think in a thread pool, never on the event loop, and see only their seat's observation.
+think in a thread pool, never on the event loop, in the turns the scheduler gives each table (a
+person's table first), and see only their seat's observation.
 Everything that touches a match runs on the event loop's thread, so no two changes interleave.
 """
 
@@ -16,7 +17,6 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from osteria.engine import JSON, Game, IllegalAction, Match, RulesError
 from osteria.records import replay
 from osteria.rules import GAMES
 from osteria.server import fair
+from osteria.server.scheduler import Scheduler
 from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow
 from osteria.views import TableView, card_of, view_for
 
@@ -182,11 +183,11 @@ class Settings:
 class Table:
     """One table: a match, its seats and its clients."""
 
-    def __init__(self, row: TableRow, store: Store, executor: Executor, settings: Settings) -> None:
+    def __init__(self, row: TableRow, store: Store, scheduler: Scheduler, settings: Settings) -> None:
         self.id = row.id
         self.row = row
         self.store = store
-        self.executor = executor
+        self.scheduler = scheduler
         self.settings = settings
         self.game: Game = GAMES[row.game](row.seats, **row.options)
         self.seats = [Seat(p.seat, p.kind, p.level, p.name, p.token, p.taken) for p in row.players]
@@ -228,7 +229,7 @@ class Table:
     # -- creating ------------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, store: Store, executor: Executor, settings: Settings, game: str, seats: int | None,
+    def create(cls, store: Store, scheduler: Scheduler, settings: Settings, game: str, seats: int | None,
                options: dict[str, JSON], players: Sequence[tuple[str, str | None, str | None]],
                stand_in_level: str) -> Table:
         """A new table; RulesError (or ValueError) for a bad game, seat count, option or level.
@@ -259,7 +260,7 @@ class Table:
         row = TableRow(new_table_id(), game, rules.seats, rules.changed_options(),
                        new_first_dealer(rules.seats), new_token(), stand_in_level, False, time.time(), rows)
         store.create_table(row)
-        table = cls(row, store, executor, settings)
+        table = cls(row, store, scheduler, settings)
         table.resume()
         return table
 
@@ -487,6 +488,11 @@ class Table:
 
     # -- play ----------------------------------------------------------------------------------
 
+    def attended(self) -> bool:
+        """Whether a person plays here now (a human seat connected): the scheduler serves his
+        table's bots before those of tables that only bots play."""
+        return any(s.kind == "human" and s.connections > 0 for s in self.seats)
+
     def resume(self) -> None:
         """Deal when a deal is due and let whoever must move next do so (a bot now, a player
         within the stand-in time)."""
@@ -542,8 +548,9 @@ class Table:
             observation = self.match.observation(seat)
             legal = list(observation["legal_actions"])
             started = time.monotonic()
+            bot = s.bot
             try:
-                action = await asyncio.get_running_loop().run_in_executor(self.executor, s.bot.act, observation, legal)
+                action = await self.scheduler.run(self.id, lambda: bot.act(observation, legal), self.attended)
             except Exception:
                 log.exception("table %s: the bot of seat %d failed; it plays its first legal action", self.id, seat)
                 action = legal[0]
@@ -622,7 +629,7 @@ class Table:
     def _rebuild(self) -> None:
         """Back to what the database holds (after a write failed)."""
         stored = next(r for r in self.store.load_all() if r.id == self.id)
-        fresh = Table(stored, self.store, self.executor, self.settings)
+        fresh = Table(stored, self.store, self.scheduler, self.settings)
         self.match, self.seeds, self.move = fresh.match, fresh.seeds, fresh.move
 
     # -- chat, hints, analysis -------------------------------------------------------------
@@ -652,8 +659,8 @@ class Table:
         move = self.move
         self._hinting.add(seat)
         try:
-            found = await asyncio.get_running_loop().run_in_executor(
-                self.executor, lambda: hint(observation, time_limit=self.settings.hint_time))
+            found = await self.scheduler.run(  # a person waits on it, at whatever table
+                self.id, lambda: hint(observation, time_limit=self.settings.hint_time), lambda: True)
         except ValueError as exc:
             raise TableError("unavailable", str(exc)) from None
         finally:
@@ -685,8 +692,9 @@ class Table:
         self._analysing = True
         try:
             budget = {} if self.settings.analysis_nodes is None else {"max_nodes": self.settings.analysis_nodes}
-            result = await loop.run_in_executor(self.executor, lambda: analyse_deal(
-                finished, deal_index, honest_time=self.settings.analysis_time, progress=progress, **budget))
+            result = await self.scheduler.run(self.id, lambda: analyse_deal(
+                finished, deal_index, honest_time=self.settings.analysis_time, progress=progress, **budget),
+                self.attended)
         finally:
             self._analysing = False
         lost = result.lost_by_seat()
@@ -701,12 +709,12 @@ class Table:
 class Tables:
     """Every table of the server, loaded from the store at start."""
 
-    def __init__(self, store: Store, executor: Executor, settings: Settings) -> None:
-        self.store, self.executor, self.settings = store, executor, settings
+    def __init__(self, store: Store, scheduler: Scheduler, settings: Settings) -> None:
+        self.store, self.scheduler, self.settings = store, scheduler, settings
         self.tables: dict[str, Table] = {}
         for row in store.load_all():
             try:
-                self.tables[row.id] = Table(row, store, executor, settings)
+                self.tables[row.id] = Table(row, store, scheduler, settings)
             except (RulesError, IllegalAction, AssertionError, KeyError):
                 # A table the rules cannot rebuild (its stored actions edited by hand, a game's rules
                 # changed) must not keep every other table from opening.
@@ -724,7 +732,7 @@ class Tables:
     def create(self, game: str, seats: int | None, options: dict[str, JSON],
                players: Sequence[tuple[str, str | None, str | None]], stand_in_level: str) -> Table:
         try:
-            table = Table.create(self.store, self.executor, self.settings, game, seats, options, players,
+            table = Table.create(self.store, self.scheduler, self.settings, game, seats, options, players,
                                  stand_in_level)
         except (RulesError, ValueError, TypeError) as exc:
             raise TableError("bad_request", str(exc)) from None
