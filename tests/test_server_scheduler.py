@@ -101,6 +101,9 @@ def test_a_closed_scheduler_cancels_what_waits() -> None:
         await executor.finish("a 1")
         await settle()
         assert running.result() == "a 1" and waiting.cancelled()
+        late = job(scheduler, "a", "a 2", True)
+        await settle()
+        assert late.cancelled()  # cancelled, not failed: a failed bot would still play a card
         assert executor.names() == ["a 1"]
 
     asyncio.run(scenario())

@@ -50,7 +50,9 @@ class Scheduler:
         """The result of ``work``, run on a thread once its turn comes; ``queue``: whose job it is
         (a table); ``urgent``: whether a person waits on it, asked when a thread is free."""
         if self._closed:
-            raise RuntimeError("the scheduler is closed")
+            # Cancelled, not failed: a bot whose move failed would play its first legal action,
+            # and the server is stopping, not the bot.
+            raise asyncio.CancelledError("the server is stopping")
         job = Job(urgent, work, asyncio.get_running_loop().create_future())
         self._queues.setdefault(queue, deque()).append(job)
         self._dispatch()
@@ -58,7 +60,7 @@ class Scheduler:
         return result
 
     def close(self) -> None:
-        """Cancel every job not yet started, and take no more."""
+        """Cancel every job not yet started, and every one asked for from now on."""
         self._closed = True
         for jobs in self._queues.values():
             for job in jobs:
