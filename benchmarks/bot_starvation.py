@@ -17,11 +17,8 @@ import argparse
 import asyncio
 import json
 import random
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from typing import Any
 
@@ -29,14 +26,9 @@ import httpx
 import websockets
 from websockets.typing import Origin
 
+from osteria_server import osteria_serve
+
 GOAL = 3.0  # the most the loaded median wait may be, in times the quiet one
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def open_table(http: httpx.Client, game: str, players: list[dict[str, str]]) -> dict[str, Any]:
@@ -86,30 +78,13 @@ def main() -> int:
     args = parser.parse_args()
     if not 0 <= args.tables <= 200 or not 1 <= args.turns <= 1000:
         parser.error("--tables from 0 to 200, --turns from 1 to 1000")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     mixed = [{"kind": "human"}] + [{"kind": "bot", "level": "maestro"}] * 3
-    with tempfile.TemporaryDirectory() as data:
-        server = subprocess.Popen([sys.executable, "-m", "osteria.cli", "serve", "--port", str(port),
-                                   "--data", data, "--bot-delay", "0"], stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(300):
-                try:
-                    httpx.get(base + "/api/games", timeout=1)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            with httpx.Client(base_url=base, timeout=60) as http:
-                quiet = asyncio.run(person(base, open_table(http, args.game, mixed), args.turns,
-                                           random.Random(args.seed)))
-                for _ in range(args.tables):
-                    open_table(http, args.game, [{"kind": "bot", "level": "maestro"}] * 4)
-                time.sleep(2.0)  # every bot-only table is thinking by now
-                loaded = asyncio.run(person(base, open_table(http, args.game, mixed), args.turns,
-                                            random.Random(args.seed)))
-        finally:
-            server.kill()
-            server.wait()
+    with osteria_serve() as base, httpx.Client(base_url=base, timeout=60) as http:
+        quiet = asyncio.run(person(base, open_table(http, args.game, mixed), args.turns, random.Random(args.seed)))
+        for _ in range(args.tables):
+            open_table(http, args.game, [{"kind": "bot", "level": "maestro"}] * 4)
+        time.sleep(2.0)  # every bot-only table is thinking by now
+        loaded = asyncio.run(person(base, open_table(http, args.game, mixed), args.turns, random.Random(args.seed)))
     (quiet_median, quiet_p90), (loaded_median, loaded_p90) = summary(quiet), summary(loaded)
     ratio = loaded_median / quiet_median
     print(f"{args.game}, a person and three maestro bots; his wait from his card to his next turn, "

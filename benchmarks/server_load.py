@@ -18,11 +18,8 @@ import json
 import multiprocessing
 import random
 import resource
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,19 +28,14 @@ import httpx
 import websockets
 from websockets.typing import Origin
 
+from osteria_server import osteria_serve
+
 
 @dataclass
 class Tally:
     round_trips: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     held: int = 0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 async def player(url: str, think: float, until: float, rng: random.Random, tally: Tally) -> None:
@@ -125,33 +117,18 @@ def main() -> int:
     args = parser.parse_args()
     if not 4 <= args.players <= 20_000 or not 0 < args.seconds <= 3600 or not 1 <= args.client_processes <= 64:
         parser.error("--players from 4 to 20000, --seconds up to 3600, --client-processes from 1 to 64")
-    port = free_port()
-    with tempfile.TemporaryDirectory() as data:
-        server = subprocess.Popen([sys.executable, "-m", "osteria.cli", "serve", "--port", str(port),
-                                   "--data", data, "--bot-delay", "0",
-                                   # every simulated player comes from this one loopback address
-                                   "--sockets-per-address", str(args.players + 10)], stderr=subprocess.DEVNULL)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            for _ in range(300):
-                try:
-                    httpx.get(base + "/api/games", timeout=1)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            urls = open_tables(base, args.players, args.game)
-            started = time.monotonic()
-            parts = [urls[i::args.client_processes] for i in range(args.client_processes)]
-            with multiprocessing.Pool(args.client_processes) as pool:
-                tallies = pool.starmap(play_part, [(part, args.seconds, args.think, args.seed * 1000 + i)
-                                                   for i, part in enumerate(parts)])
-            elapsed = time.monotonic() - started
-            tally = Tally([t for part in tallies for t in part.round_trips],
-                          [e for part in tallies for e in part.errors], sum(part.held for part in tallies))
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        finally:
-            server.kill()
-            server.wait()
+    # Every simulated player comes from this one loopback address.
+    with osteria_serve("--sockets-per-address", str(args.players + 10)) as base:
+        urls = open_tables(base, args.players, args.game)
+        started = time.monotonic()
+        parts = [urls[i::args.client_processes] for i in range(args.client_processes)]
+        with multiprocessing.Pool(args.client_processes) as pool:
+            tallies = pool.starmap(play_part, [(part, args.seconds, args.think, args.seed * 1000 + i)
+                                               for i, part in enumerate(parts)])
+        elapsed = time.monotonic() - started
+        tally = Tally([t for part in tallies for t in part.round_trips],
+                      [e for part in tallies for e in part.errors], sum(part.held for part in tallies))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     # The server is the only child reaped since: its processor time, tables' opening included.
     server_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
