@@ -423,17 +423,9 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
 
     @app.post("/api/verify")
     async def verify(request: Request) -> dict[str, Any]:
-        try:
-            record = json.loads(await request.body())
-        except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, nested or numbers too deep
-            raise HTTPException(400, f"not a JSON record: {exc}") from None
-        if not isinstance(record, dict):
-            raise HTTPException(400, "a record is a JSON object")
-        try:
-            # Replaying a long record takes a while: not on the event loop.
-            checks = await asyncio.get_running_loop().run_in_executor(None, fair.verify_record, record)
-        except RecordError as exc:
-            raise HTTPException(400, str(exc)) from None
+        body = await request.body()
+        # Parsing a body of megabytes and replaying a long record take a while: not on the event loop.
+        checks = await asyncio.get_running_loop().run_in_executor(None, _verify_body, body)
         return {"ok": all(c.ok for c in checks), "deals": [c.as_json() for c in checks]}
 
     @app.websocket("/ws/{table_id}")
@@ -479,6 +471,20 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                 await asyncio.wait_for(writer, timeout=5)
 
     return app
+
+
+def _verify_body(body: bytes) -> list[fair.DealCheck]:
+    """The checks of the record a request's body holds; HTTPException 400 saying what is wrong."""
+    try:
+        record = json.loads(body)
+    except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, nested or numbers too deep
+        raise HTTPException(400, f"not a JSON record: {exc}") from None
+    if not isinstance(record, dict):
+        raise HTTPException(400, "a record is a JSON object")
+    try:
+        return fair.verify_record(record)
+    except RecordError as exc:
+        raise HTTPException(400, str(exc)) from None
 
 
 async def _write(websocket: WebSocket, client: Client) -> None:
