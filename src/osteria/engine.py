@@ -411,10 +411,14 @@ class Game(ABC):
 
     def declared_end_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         """Whether a match is over once the last deal of a declared last round is played, and its
-        winners: by default it is, and the best totals win (the lowest where ``lower_wins``)."""
+        winners: by default it is, and the best totals win."""
+        return True, self.best_totals(results)
+
+    def best_totals(self, results: Sequence[DealResult]) -> list[int]:
+        """The seats whose totals over these deals are the best (the lowest where ``lower_wins``)."""
         totals = [sum(r.delta[s] for r in results) for s in range(self.seats)]
         best = min(totals) if self.lower_wins else max(totals)
-        return True, [s for s in range(self.seats) if totals[s] == best]
+        return [s for s in range(self.seats) if totals[s] == best]
 
 
 @dataclass

@@ -512,9 +512,7 @@ class Calabresella(Game):
         # A void deal counts as its dealer's deal: the match is a number of deals.
         if len(results) < self.options["rounds"] * self.seats:
             return False, None
-        totals = [sum(r.delta[s] for r in results) for s in range(self.seats)]
-        best = max(totals)
-        return True, [s for s in range(self.seats) if totals[s] == best]
+        return True, self.best_totals(results)
 
     def last_round_end(self, index: int, dealer: int, seat: int) -> int:
         # "Chiamare mano": at any point of the match the dealer ("chi fa le carte") may end it

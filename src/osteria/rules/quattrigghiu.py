@@ -749,9 +749,7 @@ class Quattrigghiu(Game):
             return False, None
         if self.options["sulita_si_ioca"] and results[-1].carry.get("aiuto", 0) is None:
             return False, None
-        totals = [sum(r.delta[s] for r in results) for s in range(4)]
-        best = max(totals)
-        return True, [s for s in range(4) if totals[s] == best]
+        return True, self.best_totals(results)
 
 
 GLOSSARY = {

@@ -253,8 +253,7 @@ class Traversone(Game):
         totals = [sum(r.delta[s] for r in results) for s in range(self.seats)]
         if max(totals) < self.options["target"]:
             return False, None
-        best = min(totals)
-        return True, [s for s in range(self.seats) if totals[s] == best]
+        return True, self.best_totals(results)
 
 
 GLOSSARY = {
