@@ -166,6 +166,23 @@ class Bucket:
         return False
 
 
+def _seat_cookie(table_id: str) -> str:
+    """The cookie that holds a browser's seat at a table."""
+    return f"osteria_{table_id}"
+
+
+def _keep_seat(request: Request, response: Response, table_id: str, token: str) -> None:
+    """Let the browser keep its seat's token in the cookie; Strict, so no other site's link or
+    page carries it along."""
+    response.set_cookie(_seat_cookie(table_id), token, httponly=True, samesite="strict", path="/",
+                        secure=request.url.scheme == "https")
+
+
+def _seat_link(table_id: str, seat: int | None, token: str | None) -> str:
+    """The link that plays a seat (a seat the caller knows is held by ``token``): for its player alone."""
+    return f"/t/{table_id}?seat={seat}&token={token}"
+
+
 def _error(code: str, message: str, move: int | None = None) -> Message:
     return {"type": "error", "code": code, "message": message, "move": move}
 
@@ -364,7 +381,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         return {"table_id": table.id, "invite": table.row.invite, "invite_link": f"{base}?invite={table.row.invite}",
                 "watch_link": base,
                 "seat": None if mine is None else mine.seat, "token": None if mine is None else mine.token,
-                "link": None if mine is None else f"{base}?seat={mine.seat}&token={mine.token}",
+                "link": None if mine is None else _seat_link(table.id, mine.seat, mine.token),
                 "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level} for s in table.seats],
                 "table": table.state()}
 
@@ -379,10 +396,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             seat, token = table.join(body.invite, body.name, body.seat)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
-        # Strict: no other site's link or page carries the seat's cookie along.
-        response.set_cookie(f"osteria_{table_id}", token, httponly=True, samesite="strict", path="/",
-                            secure=request.url.scheme == "https")
-        return {"seat": seat, "token": token, "link": f"/t/{table_id}?seat={seat}&token={token}"}
+        _keep_seat(request, response, table_id, token)
+        return {"seat": seat, "token": token, "link": _seat_link(table_id, seat, token)}
 
     @app.post("/api/tables/{table_id}/session")
     async def session(table_id: str, body: Session, request: Request, response: Response) -> dict[str, Any]:
@@ -393,20 +408,20 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             seat = table.seat_of_token(body.token)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
-        response.set_cookie(f"osteria_{table_id}", body.token, httponly=True, samesite="strict", path="/",
-                            secure=request.url.scheme == "https")
+        _keep_seat(request, response, table_id, body.token)
         return {"seat": seat}
 
     @app.post("/api/tables/{table_id}/pass-on")
     async def pass_on(table_id: str, body: PassOn, request: Request, response: Response) -> dict[str, Any]:
         table = table_of(table_id)
         try:
-            seat = table.seat_of_token(body.token or request.cookies.get(f"osteria_{table_id}"))
+            seat = table.seat_of_token(body.token or request.cookies.get(_seat_cookie(table_id)))
             token = table.pass_on(seat)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
-        response.delete_cookie(f"osteria_{table_id}", httponly=True, samesite="lax", path="/")
-        return {"seat": seat, "token": token, "link": f"/t/{table_id}?seat={seat}&token={token}"}
+        response.delete_cookie(_seat_cookie(table_id), httponly=True, samesite="strict", path="/",
+                               secure=request.url.scheme == "https")
+        return {"seat": seat, "token": token, "link": _seat_link(table_id, seat, token)}
 
     @app.post("/api/tables/{table_id}/start")
     async def start(table_id: str, body: Start) -> dict[str, Any]:
@@ -451,7 +466,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             await websocket.close(code=4429, reason=f"at most {settings.sockets_per_table} sockets a table")
             return
         chat = chat_budgets.setdefault((table_id, address), Bucket(settings.chat_per_minute / 60, 5))
-        cookie = websocket.cookies.get(f"osteria_{table_id}")
+        cookie = websocket.cookies.get(_seat_cookie(table_id))
         if seat is None and cookie is not None:
             with suppress(TableError):
                 seat = table.seat_of_token(cookie)
