@@ -143,8 +143,14 @@ class LastRoundMessage(Strict):
     type: Literal["last_round"]
 
 
+class BackMessage(Strict):
+    """"I'm back": the player takes his seat back from the stand-in bot."""
+
+    type: Literal["back"]
+
+
 Incoming = Annotated[PlayMessage | ChatMessage | HintMessage | AnalysisMessage | StartMessage | PingMessage
-                     | LastRoundMessage, Field(discriminator="type")]
+                     | LastRoundMessage | BackMessage, Field(discriminator="type")]
 INCOMING: TypeAdapter[Incoming] = TypeAdapter(Incoming)
 
 
@@ -545,11 +551,15 @@ async def _read(websocket: WebSocket, table: Table, client: Client, chat: Bucket
         except (ValueError, RecursionError) as exc:  # nested too deep, a number too long
             client.send(_error("bad_message", f"not a message: {exc}"))
             continue
-        if client.seat is not None:
+        # Whatever a player does gives him his seat back ("back" says only that); a ping is the
+        # page's, not his, so a page left open does not keep a seat from its stand-in.
+        if client.seat is not None and not isinstance(message, PingMessage):
             table.came_back(client.seat)
         try:
             if isinstance(message, PingMessage):
                 client.send({"type": "pong"})
+            elif isinstance(message, BackMessage):
+                continue
             elif isinstance(message, ChatMessage):
                 if not chat.take():
                     client.send(_error("rate_limited", "too many chat lines from this address: wait a little"))

@@ -205,6 +205,7 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_for: tuple[int, int] | None = None  # the (seat, move) the stand-in timer waits on
+        self._deadline = 0.0  # when the stand-in timer fires, in the event loop's time
         self._hinting: set[int] = set()
         self._analyses: dict[int, Message] = {}
         self._analysing = False
@@ -290,7 +291,16 @@ class Table:
                        "seed": self.seeds[i][0] if i < over else None} for i, d in enumerate(self.match.deals)],
             "result": self.match.result(),
             "last_round": self.match.last_round,
+            "clock": self.clock(),
         }
+
+    def clock(self) -> Message | None:
+        """The turn clock while a player's stand-in waits: his seat, the seconds left before a bot
+        plays for him and the stand-in time, so that the pages count down (None: no clock runs)."""
+        if self._timer is None or self._timer_for != (self.match.decider, self.move):
+            return None
+        left = max(0.0, self._deadline - asyncio.get_running_loop().time())
+        return {"seat": self._timer_for[0], "seconds": round(left, 1), "limit": self.settings.stand_in_after}
 
     def record(self) -> dict[str, JSON]:
         """The osteria/1 record up to the last finished deal, with each deal's seed and hash: the
@@ -483,8 +493,8 @@ class Table:
         s = self.seats[seat]
         if s.stand_in:
             s.stand_in = False
-            self.broadcast_state()
             self.resume()
+            self.broadcast_state()
 
     # -- play ----------------------------------------------------------------------------------
 
@@ -509,9 +519,10 @@ class Table:
         if s.kind == "bot" or s.stand_in:
             self._bot_task = asyncio.get_running_loop().create_task(self._bot_move(seat, self.move))
         elif self._timer is None:
+            loop = asyncio.get_running_loop()
             self._timer_for = (seat, self.move)
-            self._timer = asyncio.get_running_loop().call_later(
-                self.settings.stand_in_after, self._stand_in, seat, self.move)
+            self._deadline = loop.time() + self.settings.stand_in_after
+            self._timer = loop.call_later(self.settings.stand_in_after, self._stand_in, seat, self.move)
 
     def _ensure_deal(self) -> list[Message]:
         """Begin the next deal from a fresh secret seed, stored before anyone sees a card; the
@@ -537,8 +548,8 @@ class Table:
         self._timer = None
         if self.move == move and self.match.decider == seat and self.seats[seat].kind == "human":
             self.seats[seat].stand_in = True
-            self.broadcast_state()
             self.resume()
+            self.broadcast_state()
 
     async def _bot_move(self, seat: int, move: int) -> None:
         try:
@@ -560,12 +571,14 @@ class Table:
             wait = self.settings.bot_delay - (time.monotonic() - started)
             if wait > 0:
                 await asyncio.sleep(wait)
-            # The player may have come back and moved meanwhile.
-            if self.move == move and (s.kind == "bot" or s.stand_in):
-                self.play(seat, action, by_bot=True)
         finally:
             self._bot_task = None
-        self.resume()
+        # The player may have come back and moved meanwhile. Playing resumes the table before it
+        # announces the move, so the state sent already holds the next player's clock.
+        if self.move == move and (s.kind == "bot" or s.stand_in):
+            self.play(seat, action, by_bot=True)
+        else:
+            self.resume()
 
     def play(self, seat: int, action: str, *, by_bot: bool = False, move: int | None = None) -> None:
         """Play an action of ``seat``: checked by the engine, stored, then announced.
@@ -599,8 +612,8 @@ class Table:
             self.announce_deal_end(deal_index)
             for message in self._ensure_deal():
                 self.send_all(message)
+        self.resume()  # first, so that the state sent says when the next player's clock runs out
         self.broadcast_state()
-        self.resume()
 
     def declare_last_round(self, seat: int | None) -> None:
         """A control of the table, not a move: ``seat`` declares the match's last round, where the
