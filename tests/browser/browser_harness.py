@@ -98,11 +98,14 @@ class Server:
 
 
 @contextmanager
-def serve(data: Path, *, bot_delay: float = 0.0, port: int | None = None) -> Iterator[Server]:
-    """`osteria serve` on a port (a free one by default) with its database in ``data``, stopped afterwards."""
+def serve(data: Path, *, bot_delay: float = 0.0, port: int | None = None, stand_in_after: float = 600.0,
+          options: tuple[str, ...] = ()) -> Iterator[Server]:
+    """`osteria serve` on a port (a free one by default) with its database in ``data``, stopped
+    afterwards; ``options``: more of its options."""
     port = port or free_port()
     command = [sys.executable, "-c", "import sys; from osteria.cli import main; sys.exit(main())", "serve",
-               "--port", str(port), "--data", str(data), "--bot-delay", str(bot_delay), "--stand-in-after", "600"]
+               "--port", str(port), "--data", str(data), "--bot-delay", str(bot_delay),
+               "--stand-in-after", str(stand_in_after), *options]
     log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below, after the process
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     server = Server(f"http://127.0.0.1:{port}", data, process)

@@ -19,6 +19,8 @@ const DRAWN = new Set([
 const TRUMP_WORD = { quattrigghiu: "trunfu", sancagna: "briscola" };
 const RECONNECT_MS = [500, 1000, 2000, 4000];
 const DEAL_NOTICE_MS = 8000;
+// The turn clock shows itself in the last seconds before a stand-in bot plays for a player.
+const CLOCK_SHOWN_S = 20;
 const HAND_GAP_PX = 4; // the gap between the hand's cards (style.css)
 const MIN_CARD_PX = 40;
 
@@ -32,6 +34,8 @@ const app = {
   ws: null,
   retries: 0,
   closed: false, // no reconnecting (a wrong token, an unknown table)
+  busy: null, // the server refused the socket as one too many (4429): its reason, until "try again"
+  clock: null, // {seat, ends}: when the stand-in bot plays for that seat (Date.now() time)
   down: false, // the socket is down: nothing can be sent until it is open again
   unsent: false, // something was clicked while down, and refused
   table: null, // the table state
@@ -489,14 +493,40 @@ async function connect(token) {
     app.retries = 0;
     app.down = false;
     app.unsent = false;
-    send({ type: "ping" }); // any message brings a seat back from its stand-in bot
+    app.busy = null;
   };
   ws.onmessage = (event) => receive(JSON.parse(event.data));
   ws.onclose = (event) => {
     if (app.ws !== ws) return;
     if (event.code === 4404 || event.code === 4403) refused(event.code);
+    else if (event.code === 4429) tooMany(event.reason || "4429");
     else reconnectLater();
   };
+}
+
+// Too many sockets from this address, or a flood: coming back at once would be refused again, so
+// the page waits for its player to close other tabs and try again.
+function tooMany(reason) {
+  app.busy = reason;
+  app.down = true;
+  if (app.table) {
+    renderBanner();
+    return;
+  }
+  fatal(t("too_many", { reason }));
+  const button = node("button", "", t("try_again"));
+  button.type = "button";
+  button.addEventListener("click", () => {
+    $("fatal").hidden = true;
+    tryAgain();
+  });
+  $("fatal").append(" ", button);
+}
+
+function tryAgain() {
+  app.busy = null;
+  app.retries = 0;
+  connect(app.token);
 }
 
 // The table is unknown (4404), or the token holds no seat at it (4403): no coming back.
@@ -564,6 +594,8 @@ function receive(message) {
       app.legal = message.legal || [];
       app.lines = message.lines || null;
       app.lastRoundOffer = message.last_round_offer || null;
+      const { clock } = message.table;
+      app.clock = clock ? { seat: clock.seat, ends: Date.now() + clock.seconds * 1000 } : null;
       if (!app.lastRoundOffer) app.confirmLastRound = false;
       app.sent = null;
       if (moved) {
@@ -656,17 +688,55 @@ function renderGlossary() {
   }));
 }
 
-function showBanner(text, warn = false) {
+// The banner above the felt; ``action`` ({label, run}) adds a button to it.
+function showBanner(text, warn = false, action = null) {
   const banner = $("banner");
+  // Drawn anew only when it says something else, so that its button is never swapped under the
+  // pointer of a player about to click it (the table re-renders with every move).
+  const shown = `${warn}|${text}|${action ? action.label : ""}`;
+  if (banner.dataset.shown === shown) return;
+  banner.dataset.shown = shown;
   banner.textContent = text;
   banner.className = warn ? "banner warn" : "banner";
   banner.hidden = !text;
+  if (action) {
+    const button = node("button", "banner-action", action.label);
+    button.type = "button";
+    button.addEventListener("click", action.run);
+    banner.append(" ", button);
+  }
 }
+
+// The seconds left on a seat's turn clock, when it is near enough to show (null otherwise).
+function clockLeft(seat) {
+  if (!app.clock || app.clock.seat !== seat || app.table.status !== "playing") return null;
+  const left = Math.max(0, Math.ceil((app.clock.ends - Date.now()) / 1000));
+  return left <= CLOCK_SHOWN_S ? left : null;
+}
+
+// Once a second the clock's badge and the player's own countdown follow the time.
+setInterval(() => {
+  if (!app.table || !app.clock) return;
+  for (const badge of document.querySelectorAll("#felt .clock")) {
+    const left = clockLeft(Number(badge.dataset.seat));
+    badge.hidden = left === null;
+    badge.textContent = left === null ? "" : `⏱ ${left}`;
+  }
+  if (app.clock.seat === app.seat) renderBanner();
+}, 1000);
 
 function renderBanner() {
   const { table } = app;
-  if (app.down) {
+  const mine = app.seat === null ? null : table.players[app.seat];
+  if (app.busy) {
+    showBanner(t("too_many", { reason: app.busy }), true, { label: t("try_again"), run: tryAgain });
+  } else if (app.down) {
     showBanner(t(app.unsent ? "not_sent" : "reconnecting"), true);
+  } else if (mine && mine.stand_in && table.status === "playing") {
+    // Any action gives the seat back; this button is for a player who wants it back before his turn.
+    showBanner(t("stood_in"), true, { label: t("im_back"), run: () => send({ type: "back" }) });
+  } else if (clockLeft(app.seat) !== null) {
+    showBanner(t("clock_mine", { s: clockLeft(app.seat) }), true);
   } else if (table.status === "waiting") {
     const free = table.players.filter((p) => p.kind === "human" && !p.taken).map((p) => playerName(p.seat));
     showBanner(t("waiting_players", { names: free.join(", ") }));
@@ -724,6 +794,11 @@ function renderFelt() {
     if (player.kind === "bot" && !playerName(seat).includes(player.level)) meta.append(node("span", "badge", player.level));
     else if (player.stand_in) meta.append(node("span", "badge", t("stand_in_badge")));
     else if (player.kind === "human" && player.taken && !player.connected) meta.append(node("span", "badge", t("offline")));
+    const left = clockLeft(seat);
+    const clock = node("span", "badge clock", left === null ? "" : `⏱ ${left}`);
+    clock.dataset.seat = String(seat);
+    clock.hidden = left === null;
+    meta.append(clock);
     box.append(meta);
     const open = Array.isArray(view.hands) && seat !== app.seat ? view.hands[seat] : null;
     if (Array.isArray(open)) {
