@@ -87,7 +87,8 @@ def open_tables(base: str, players: int, game: str) -> list[str]:
                                        json={"invite": table["invite"], "seat": seat["seat"]})
                     joined.raise_for_status()
                     tokens[seat["seat"]] = joined.json()["token"]
-            urls += [f"{base.replace('http://', 'ws://')}/ws/{table['table_id']}?token={token}"
+            # With its language, as the page connects: its states carry the lines of that one.
+            urls += [f"{base.replace('http://', 'ws://')}/ws/{table['table_id']}?token={token}&lang=it"
                      for _, token in sorted(tokens.items())]
     return urls
 

@@ -18,7 +18,7 @@ from osteria.cards import CARD_STRINGS, RANK_NAMES, SUIT_NAMES, card_symbol, par
 from osteria.rules import GAMES, quattrigghiu
 from osteria.rules.tressette_family import STRENGTH
 from osteria.views import view_for
-from server_helpers import connect, create, play_seat, receive, served, ws_url
+from server_helpers import connect, create, play_seat, receive, served, until, ws_url
 
 from helpers import words_in
 
@@ -190,3 +190,24 @@ def test_bots_have_names_of_their_own(base: str) -> None:
     names = [p["name"] for p in started["players"]]
     assert len(set(names)) == 6 and started["players"][5]["kind"] == "bot"
 
+
+
+def test_a_page_that_says_its_language_is_sent_lines_in_it_alone(base: str) -> None:
+    created = create(base, game="tressette")
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
+        async with connect(ws_url(base, created["table_id"], created["token"]) + "&lang=en") as ws:
+            first = await until(ws, "state")
+            await ws.send('{"type": "lang", "lang": "it"}')
+            switched = await until(ws, "state")
+            await ws.send('{"type": "lang", "lang": "xx"}')
+            refused = await until(ws, "error")
+        async with connect(ws_url(base, created["table_id"], created["token"])) as ws:
+            unsaid = await until(ws, "state")
+        return first, switched, refused, unsaid
+
+    first, switched, refused, unsaid = asyncio.run(scenario())
+    assert list(first["lines"]) == ["en"] and first["lines"]["en"]
+    assert list(switched["lines"]) == ["it"] and switched["lines"]["it"]
+    assert refused["code"] == "bad_message" and "'xx' is not a language" in refused["message"]
+    assert set(unsaid["lines"]) == {"it", "en"}  # a client that says nothing gets both

@@ -102,6 +102,11 @@ CARD_STRINGS = tuple(card_str(c) for c in range(52))
 _PARSE = {s: c for c, s in enumerate(CARD_STRINGS)}
 
 
+def card_named(text: object) -> int | None:
+    """The card a string names, or None when it names none (or is no string)."""
+    return _PARSE.get(text) if isinstance(text, str) else None
+
+
 def parse_card(text: str) -> int:
     """The card of its notation; ValueError, saying what is wrong, for anything else."""
     c = _PARSE.get(text)

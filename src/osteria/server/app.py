@@ -36,7 +36,7 @@ from osteria.rules import GAMES
 from osteria.server import fair
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import Store
-from osteria.server.tables import Client, Message, Settings, Table, TableError, Tables, encode
+from osteria.server.tables import LANGUAGES, Client, Message, Settings, Table, TableError, Tables, encode
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE_BYTES = 4096
@@ -57,6 +57,12 @@ def _plain_name(name: str | None) -> str | None:
     if any(not ch.isprintable() for ch in name):
         raise ValueError("a name holds printable characters only")
     return name or None
+
+
+def _language(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise ValueError(f"{lang!r} is not a language of the table: one of {', '.join(LANGUAGES)}")
+    return lang
 
 
 def _plain_text(text: str) -> str:
@@ -143,6 +149,15 @@ class LastRoundMessage(Strict):
     type: Literal["last_round"]
 
 
+class LangMessage(Strict):
+    """The page's language changed: its lines come in that language alone from now on."""
+
+    type: Literal["lang"]
+    lang: str = Field(max_length=8)
+
+    _lang = field_validator("lang")(classmethod(lambda cls, v: _language(v)))
+
+
 class BackMessage(Strict):
     """"I'm back": the player takes his seat back from the stand-in bot."""
 
@@ -150,7 +165,7 @@ class BackMessage(Strict):
 
 
 Incoming = Annotated[PlayMessage | ChatMessage | HintMessage | AnalysisMessage | StartMessage | PingMessage
-                     | LastRoundMessage | BackMessage, Field(discriminator="type")]
+                     | LastRoundMessage | BackMessage | LangMessage, Field(discriminator="type")]
 INCOMING: TypeAdapter[Incoming] = TypeAdapter(Incoming)
 
 
@@ -450,7 +465,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         return {"ok": all(c.ok for c in checks), "deals": [c.as_json() for c in checks]}
 
     @app.websocket("/ws/{table_id}")
-    async def live(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+    async def live(websocket: WebSocket, table_id: str, token: str | None = None, lang: str | None = None) -> None:
         # Accepted before any refusal, so that the client learns why from the close code.
         await websocket.accept()
         # Another site's page must not play with the seat its visitor's cookie holds.
@@ -476,7 +491,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         if seat is None and cookie is not None:
             with suppress(TableError):
                 seat = table.seat_of_token(cookie)
-        client = Client(seat)
+        # A page says its language (?lang=it): its states carry the lines of that one alone.
+        client = Client(seat, (lang,) if lang in LANGUAGES else LANGUAGES)
         writer = asyncio.create_task(_write(websocket, client))
         table.connect(client)
         sockets[address] += 1
@@ -560,6 +576,8 @@ async def _read(websocket: WebSocket, table: Table, client: Client, chat: Bucket
                 client.send({"type": "pong"})
             elif isinstance(message, BackMessage):
                 continue
+            elif isinstance(message, LangMessage):
+                table.speak(client, message.lang)
             elif isinstance(message, ChatMessage):
                 if not chat.take():
                     client.send(_error("rate_limited", "too many chat lines from this address: wait a little"))

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any, ClassVar
 
-from osteria.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_symbol, parse_card, rank_of, suit_of
+from osteria.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_named, card_symbol, rank_of, suit_of
 from osteria.engine import Terms, side_of
 from osteria.i18n import gloss, message
 from osteria.rules.tressette_family import STRENGTH
@@ -23,14 +24,7 @@ from osteria.rules.tressette_family import STRENGTH
 Observation = Mapping[str, Any]
 
 
-def card_of(text: object) -> int | None:
-    """The card a string names, or None when it names none."""
-    if not isinstance(text, str):
-        return None
-    try:
-        return parse_card(text)
-    except ValueError:
-        return None
+card_of = card_named  # the card a string names, or None: what the views read everywhere
 
 
 def seat_cards(value: object) -> list[tuple[int, str]] | None:
@@ -326,13 +320,21 @@ class PartnershipView(TableView):
 
     def side(self, side: int, *, members: bool) -> str:
         """The side as we or they, with the names of its seats if asked; to a watcher, by its seats' names."""
-        names = [self.name(s) for s in range(len(self.names)) if side_of(s) == side]
-        if self.watching():
-            return "/".join(names)
-        word = self.say("we" if side == side_of(self.seat) else "they")
-        if not members:
-            return word
-        return self.say("side", side=word, names=", ".join(names))
+        return self._sides[side, members]
+
+    @cached_property
+    def _sides(self) -> dict[tuple[int, bool], str]:
+        # Said once per view: the scores name both sides in every state a server sends.
+        said = {}
+        for side in (0, 1):
+            names = [self.name(s) for s in range(len(self.names)) if side_of(s) == side]
+            word = self.say("we" if side == side_of(self.seat) else "they")
+            for members in (False, True):
+                if self.watching():
+                    said[side, members] = "/".join(names)
+                else:
+                    said[side, members] = self.say("side", side=word, names=", ".join(names)) if members else word
+        return said
 
     def by_side(self, values: Sequence[str], *, members: bool = True) -> str:
         """One value per side, the person's side first (to a watcher, seat 0's side first)."""

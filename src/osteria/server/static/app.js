@@ -184,6 +184,8 @@ async function main() {
     app.lang = $("lang").value;
     localStorage.setItem("osteria_lang", app.lang);
     translatePage();
+    // The table's lines come in the page's language: the server sends a state in the new one.
+    if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify({ type: "lang", lang: app.lang }));
     if (app.table) render();
     else if (app.games) renderLobbyForm();
   });
@@ -487,7 +489,7 @@ async function connect(token) {
     }
   }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}`);
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}?lang=${app.lang}`);
   app.ws = ws;
   ws.onopen = () => {
     app.retries = 0;
