@@ -13,6 +13,7 @@ import pytest
 from osteria.arena import Config, run
 from osteria.arena.protocol import EngineBot, EngineError, Fault, TimeControl, check_engine, parse_engine, serve
 from osteria.cli import main
+from osteria.tui import play
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "first_card_engine.py"
 
@@ -422,6 +423,20 @@ def test_the_example_engine_plays_a_whole_run_with_its_option(capsys: pytest.Cap
                      "--deals", "2", "--workers", "1", "--json", "--time-limit", "10"]) == 0
         summary = json.loads(capsys.readouterr().out)
         assert summary["boards"] == 2 and "forfeited_moves" not in summary
+
+
+def test_an_engine_plays_the_bots_seats_at_the_table(tmp_path: Path) -> None:
+    log = tmp_path / "table.log"
+    engine = v2_engine(tmp_path, "table", ANSWERS, log)
+    out = io.StringIO()
+    assert play("tressette", seed=4, level=f"cmd:{engine}", input_fn=lambda prompt: "1", output=out,
+                options={"target": 21}, review=False) == 0
+    assert len(lines(log, "start")) == len(lines(log, "bye")) == 3  # one program in each bot's seat
+    assert {"game": "tressette", "seat": 1, "seed": "4/1"} in [
+        json.loads(line.split(" ", 1)[1]) for line in lines(log, "new_match")]
+    out = io.StringIO()
+    assert play("tressette", level=f"cmd:{engine}?level=2", input_fn=lambda prompt: "1", output=out) == 1
+    assert "the engine offers no option 'level'; its options: none" in out.getvalue()
 
 
 def test_parse_engine_splits_the_command_from_its_options() -> None:

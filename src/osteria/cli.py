@@ -81,7 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat (0)")
     play.add_argument("--save", metavar="FILE", help="save the record of the match to FILE")
     play.add_argument("--level", default="medio",
-                      help="the bots' level: facile, medio (default), difficile, maestro; or random")
+                      help="the bots' level: facile, medio (default), difficile, maestro; or random; "
+                      "or an outside engine in every bot's seat, cmd:COMMAND or cmd:COMMAND?NAME=VALUE&...")
     play.add_argument("--plain", action="store_true", help="plain lines of text, for scripts and screen readers")
     play.add_argument("--load", metavar="FILE", help="resume the unfinished match saved in FILE")
     play.add_argument("--open", metavar="RECORD", help="step through a record, as osteria view does")
@@ -90,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--analysis-time", type=float, default=0.2,
                       help="the maestro's seconds per choice in the analysis after each deal (0.2)")
     play.add_argument("--no-analysis", action="store_true", help="no analysis after each deal")
+    _engine_arguments(play)
 
     view = sub.add_parser("view", help="step through a record trick by trick, every hand in view")
     view.add_argument("record")
@@ -419,24 +421,31 @@ def _play(args: argparse.Namespace, extra: Sequence[str]) -> int:
     if extra and args.game is None:
         raise UsageError(f"unrecognized arguments: {' '.join(extra)} (the rules options are in the saved match)")
     options = game_options(args.game, extra) if args.game is not None else {}
+    time_control, start_limit = _engine_time(args)
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from osteria.tui import PlainTable, play
 
         if args.load is None:
             return play(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
-                        save=args.save, options=options, level=args.level, review=not args.no_analysis)
-        from osteria.tui.plain import table_match
+                        save=args.save, options=options, level=args.level, review=not args.no_analysis,
+                        time_control=time_control, start_limit=start_limit)
+        from osteria.tui.plain import close_bots, table_match
 
         match, bots = table_match(None, lang=args.lang, seed=args.seed, seats=None, human_seat=args.seat,
-                                  options=None, level=args.level, load=args.load)
-        return PlainTable(match, human_seat=args.seat, lang=args.lang, bots=bots, save=args.save or args.load,
-                          review=not args.no_analysis, hint_time=args.hint_time,
-                          review_time=args.analysis_time).run()
+                                  options=None, level=args.level, load=args.load, time_control=time_control,
+                                  start_limit=start_limit)
+        try:
+            return PlainTable(match, human_seat=args.seat, lang=args.lang, bots=bots, save=args.save or args.load,
+                              review=not args.no_analysis, hint_time=args.hint_time,
+                              review_time=args.analysis_time).run()
+        finally:
+            close_bots(bots)
     from osteria.tui.app import play as play_table
 
     return play_table(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
                       save=args.save, options=options, level=args.level, load=args.load, delay=args.delay,
-                      hint_time=args.hint_time, analysis=not args.no_analysis, analysis_time=args.analysis_time)
+                      hint_time=args.hint_time, analysis=not args.no_analysis, analysis_time=args.analysis_time,
+                      time_control=time_control, start_limit=start_limit)
 
 
 def _serve(args: argparse.Namespace) -> int:
