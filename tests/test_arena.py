@@ -1,8 +1,7 @@
-"""The arena: duplicate boards, rotations, intervals, resuming, and engines that misbehave."""
+"""The arena: duplicate boards, rotations, intervals, resuming (its outside engines: test_protocol.py)."""
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 from pathlib import Path
@@ -12,8 +11,6 @@ import pytest
 import osteria
 from osteria.arena import Config, estimate, play_board, rotations, run
 from osteria.arena.duplicate import new_board_match
-from osteria.arena.protocol import EngineBot, serve
-from osteria.bots import RandomBot
 from osteria.cli import main
 
 
@@ -97,90 +94,6 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path: Path) -> None:
 def test_workers_give_the_same_results_as_one_process() -> None:
     config = Config("tressette", ("random", "random"), 8, seed=4)
     assert run(config, workers=2).as_json() == run(config).as_json()
-
-
-# -- the bot protocol ------------------------------------------------------------------------------
-
-ENGINES = {
-    "good": "import json,sys\nfor l in sys.stdin:\n m=json.loads(l)\n if m['type']=='bye': break\n"
-            " print(json.dumps({'action': m['legal_actions'][-1]}), flush=True)\n",
-    "garbage": "import sys\nfor l in sys.stdin:\n print('}{ not json', flush=True)\n",
-    "illegal": "import sys\nfor l in sys.stdin:\n print('{\"action\": \"Xz volo\"}', flush=True)\n",
-    "wrong shape": "import sys\nfor l in sys.stdin:\n print('[1, 2, 3]', flush=True)\n",
-    "silent": "import sys,time\nfor l in sys.stdin:\n time.sleep(5)\n",
-    "crash": "import sys\nsys.stdin.readline()\nraise SystemExit(3)\n",
-}
-
-
-def engine(tmp_path: Path, kind: str) -> str:
-    path = tmp_path / f"{kind.replace(' ', '_')}.py"
-    path.write_text(ENGINES[kind])
-    return f"{sys.executable} {path}"
-
-
-@pytest.mark.parametrize("kind", ["garbage", "illegal", "wrong shape", "silent", "crash"])
-def test_a_hostile_engine_forfeits_its_moves_and_the_arena_goes_on(tmp_path: Path, kind: str) -> None:
-    bot = EngineBot(engine(tmp_path, kind), time_limit=0.3, seed=1)
-    try:
-        for _ in range(3):
-            assert bot.act({"seat": 0}, ["3d", "4d"]) in ("3d", "4d")
-    finally:
-        bot.close()
-    assert len(bot.faults) == 3
-
-
-def test_a_good_engine_plays_its_own_moves(tmp_path: Path) -> None:
-    bot = EngineBot(engine(tmp_path, "good"), time_limit=5, seed=1)
-    try:
-        assert [bot.act({"seat": 0}, ["3d", "4d"]) for _ in range(3)] == ["4d"] * 3
-    finally:
-        bot.close()
-    assert bot.faults == []
-
-
-def test_a_missing_engine_is_a_fault_not_a_crash() -> None:
-    bot = EngineBot("/nonexistent/engine --x", time_limit=0.2)
-    assert bot.act({}, ["3d"]) == "3d"
-    assert bot.faults and "cannot start" in bot.faults[0]
-    bot.close()
-
-
-def test_an_engine_can_play_a_whole_arena_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    good = engine(tmp_path, "good")
-    assert main(["arena", "tressette", "--players", f"random,cmd:{good}", "--deals", "2", "--workers", "1",
-                 "--json", "--time-limit", "5"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["boards"] == 2 and len(report["score_per_deal"]) == 2
-
-
-def test_serve_answers_acts_and_reports_malformed_requests() -> None:
-    requests = "\n".join([
-        json.dumps({"type": "act", "observation": {"seat": 0}, "legal_actions": ["3d"]}),
-        "not json",
-        json.dumps({"type": "act", "observation": {}, "legal_actions": []}),
-        json.dumps({"type": "bye"}),
-        json.dumps({"type": "act", "observation": {}, "legal_actions": ["4d"]}),
-    ]) + "\n"
-    out = io.StringIO()
-    assert serve(RandomBot(0), io.StringIO(requests), out) == 0
-    replies = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert replies[0] == {"action": "3d"}
-    assert "error" in replies[1] and "error" in replies[2]
-    assert len(replies) == 3  # nothing after bye
-
-
-def test_the_example_engine_plays_a_whole_run(capsys: pytest.CaptureFixture[str]) -> None:
-    example = Path(__file__).resolve().parents[1] / "examples" / "first_card_engine.py"
-    assert main(["arena", "tressette", "--players", f"cmd:{sys.executable} {example},random", "--deals", "2",
-                 "--workers", "1", "--json", "--time-limit", "10"]) == 0
-    assert json.loads(capsys.readouterr().out)["boards"] == 2
-
-
-def test_an_arena_run_reports_the_moves_an_engine_forfeited(tmp_path: Path) -> None:
-    garbage = engine(tmp_path, "garbage")
-    summary = run(Config("tressette", (f"cmd:{garbage}", "random"), 2, seed=1, time_limit=2)).as_json()
-    assert summary["forfeited_moves"][0] >= 20 and summary["forfeited_moves"][1] == 0
-    assert summary["faults"][0] == ["not JSON: '}{ not json\\n'"]
 
 
 def test_where_points_are_poison_the_advantage_counts_the_right_way() -> None:

@@ -16,6 +16,7 @@ from osteria.rules import GAMES
 
 if TYPE_CHECKING:
     from osteria.arena.duplicate import Backend
+    from osteria.arena.protocol import TimeControl
 
 
 class UsageError(Exception):
@@ -80,7 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat (0)")
     play.add_argument("--save", metavar="FILE", help="save the record of the match to FILE")
     play.add_argument("--level", default="medio",
-                      help="the bots' level: facile, medio (default), difficile, maestro; or random")
+                      help="the bots' level: facile, medio (default), difficile, maestro; or random; "
+                      "or an outside engine in every bot's seat, cmd:COMMAND or cmd:COMMAND?NAME=VALUE&...")
     play.add_argument("--plain", action="store_true", help="plain lines of text, for scripts and screen readers")
     play.add_argument("--load", metavar="FILE", help="resume the unfinished match saved in FILE")
     play.add_argument("--open", metavar="RECORD", help="step through a record, as osteria view does")
@@ -89,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--analysis-time", type=float, default=0.2,
                       help="the maestro's seconds per choice in the analysis after each deal (0.2)")
     play.add_argument("--no-analysis", action="store_true", help="no analysis after each deal")
+    _engine_arguments(play)
 
     view = sub.add_parser("view", help="step through a record trick by trick, every hand in view")
     view.add_argument("record")
@@ -108,12 +111,13 @@ def _parser() -> argparse.ArgumentParser:
     arena = sub.add_parser("arena", help="measure bots by duplicate deals",
                            description="Duplicate deals with every seat rotation; rules options follow the game.")
     arena.add_argument("game", choices=list(GAMES))
-    arena.add_argument("--players", required=True, help="comma-separated bots: random, ..., or cmd:COMMAND")
+    arena.add_argument("--players", required=True, help="comma-separated bots: random, ..., or outside engines: "
+                       "cmd:COMMAND, cmd:COMMAND?NAME=VALUE&... with the engine's options")
     arena.add_argument("--deals", type=int, default=100, help="boards (deals) to play (100)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the boards (0)")
     arena.add_argument("--seats", type=int, help="number of seats, where the game allows several")
     arena.add_argument("--workers", type=int, default=0, help="processes (0: one per core)")
-    arena.add_argument("--time-limit", type=float, default=1.0, help="seconds per move of an outside engine (1)")
+    _engine_arguments(arena)
     arena.add_argument("--results", metavar="FILE", help="JSON-lines file of boards; an interrupted run resumes")
     arena.add_argument("--matches", type=int, default=0, help="also play this many whole matches for win rates")
     arena.add_argument("--chart", metavar="PNG", help="draw the advantages with their intervals (needs matplotlib)")
@@ -133,7 +137,7 @@ def _parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--seed", type=int, default=0, help="seed of the boards (0)")
     selfplay.add_argument("--seats", type=int, help="number of seats, where the game allows several")
     selfplay.add_argument("--workers", type=int, default=0, help="processes (0: one per core)")
-    selfplay.add_argument("--time-limit", type=float, default=1.0, help="seconds per move of an outside engine (1)")
+    _engine_arguments(selfplay)
     selfplay.add_argument("--records", metavar="FILE", required=True, help="the records, one per line (JSON lines)")
     selfplay.add_argument("--dataset", metavar="FILE", help="also the dataset of every decision (.jsonl or .parquet)")
     _backend_arguments(selfplay)
@@ -144,11 +148,12 @@ def _parser() -> argparse.ArgumentParser:
     dataset.add_argument("records", nargs="+", help="record files: one record, or JSON lines of records")
     dataset.add_argument("--out", required=True, help="the dataset: FILE.jsonl or FILE.parquet")
 
-    bot = sub.add_parser("bot", help="serve one of osteria's bots over the bot protocol")
+    bot = sub.add_parser("bot", help="serve one of osteria's bots over the bot protocol (docs/protocol.md)")
     bot.add_argument("name", help="the bot: random, ...")
     bot.add_argument("--stdio", action="store_true", required=True, help="speak JSON lines on stdin/stdout")
-    bot.add_argument("--game", choices=list(GAMES), default="tressette", help="the game it plays")
-    bot.add_argument("--seed", type=int)
+    bot.add_argument("--game", choices=list(GAMES), default="tressette",
+                     help="the game it plays until a new_match names one (tressette)")
+    bot.add_argument("--seed", type=int, help="its seed until a new_match gives one")
 
     serve = sub.add_parser("serve", help="run the online osteria: tables in the browser with friends and bots")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
@@ -177,6 +182,41 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _engine_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--time-limit", type=float, metavar="SECONDS",
+                        help="an outside engine's time for each move (1)")
+    parser.add_argument("--deal-time", metavar="SECONDS[+INCREMENT]",
+                        help="instead, an outside engine's clock for each deal, gaining INCREMENT before each "
+                        "move: 30+0.5")
+    parser.add_argument("--start-limit", type=float, metavar="SECONDS",
+                        help="the time an outside engine has to start and answer the handshake (10)")
+
+
+def _engine_time(args: argparse.Namespace) -> tuple[TimeControl, float]:
+    """The outside engines' time control and start-up limit the command line gives."""
+    from osteria.arena.protocol import START_LIMIT, TimeControl
+
+    start_limit = START_LIMIT if args.start_limit is None else args.start_limit
+    if start_limit <= 0:
+        raise UsageError(f"--start-limit must be positive, not {start_limit}")
+    if args.deal_time is not None and args.time_limit is not None:
+        raise UsageError("--time-limit (per move) and --deal-time (per deal) are two time controls: give one")
+    try:
+        if args.deal_time is not None:
+            return TimeControl.per_deal_from(args.deal_time), start_limit
+        return (TimeControl() if args.time_limit is None else TimeControl(args.time_limit)), start_limit
+    except ValueError as exc:
+        raise UsageError(f"--{'deal-time' if args.deal_time is not None else 'time-limit'}: {exc}") from None
+
+
+def _check_engines(players: Sequence[str], start_limit: float) -> None:
+    """Start each outside engine once, before any work, to report one that cannot play."""
+    from osteria.arena.protocol import check_engine
+
+    for spec in dict.fromkeys(p for p in players if p.startswith("cmd:")):
+        check_engine(spec, start_limit=start_limit)
+
+
 def _backend_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=["multiprocessing", "ray"], default="multiprocessing",
                         help="where the deals are played: this machine's processes (default) or Ray")
@@ -203,11 +243,14 @@ def _backend(args: argparse.Namespace) -> Iterator[Backend]:
 def _players(text: str) -> tuple[str, ...]:
     """The players named on the command line, each checked."""
     from osteria.arena.players import PLAYERS
+    from osteria.arena.protocol import parse_engine
     from osteria.bots import BOTS
 
     players = tuple(p.strip() for p in text.split(",") if p.strip())
     for p in players:
-        if not p.startswith("cmd:") and p not in BOTS and p not in PLAYERS:
+        if p.startswith("cmd:"):
+            parse_engine(p)
+        elif p not in BOTS and p not in PLAYERS:
             raise UsageError(f"unknown player {p!r}; players: {', '.join((*BOTS, *PLAYERS))}, or cmd:COMMAND")
     return players
 
@@ -223,9 +266,11 @@ def _selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
         raise UsageError("--players needs at least one bot, as heuristic")
     if args.deals < 0 or args.matches < 0 or args.deals + args.matches == 0:
         raise UsageError("nothing to play: give --deals or --matches a positive number")
+    time_control, start_limit = _engine_time(args)
     config = Config(args.game, players, args.deals, seed=args.seed, seats=args.seats, options=options,
-                    time_limit=args.time_limit, matches=args.matches)
+                    time_control=time_control, start_limit=start_limit, matches=args.matches)
     GAMES[args.game](args.seats, **options)  # bad options are reported before any work
+    _check_engines(players, start_limit)
     try:
         Path(args.records).open("w").close()  # an unwritable file is reported before any work
     except OSError as exc:
@@ -286,9 +331,12 @@ def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
         raise UsageError("--players needs at least two players, as random,random")
     if args.deals < 2:
         raise UsageError("--deals needs at least 2 boards for a confidence interval")
+    time_control, start_limit = _engine_time(args)
     config = Config(args.game, players, args.deals, seed=args.seed, seats=args.seats, options=options,
-                    time_limit=args.time_limit, matches=args.matches, keep_records=bool(args.records))
+                    time_control=time_control, start_limit=start_limit, matches=args.matches,
+                    keep_records=bool(args.records))
     GAMES[args.game](args.seats, **options)  # bad options are reported before any work
+    _check_engines(players, start_limit)
     with _backend(args) as backend:
         report = run(config, results=Path(args.results) if args.results else None, progress=_progress_bar(),
                      backend=backend)
@@ -318,11 +366,26 @@ def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
         print(f"{name:{width}} {score!s:>18} {advantage!s:>18}", end="")
         print(f" {rates[p].mean:10.1%} ± {rates[p].half_width:5.1%}" if rates else "", end="")
         print(f" {summary['openskill'][p]['ordinal']:10.2f}" if "openskill" in summary else "")
-    for name, count, examples in zip(players, summary.get("forfeited_moves", []), summary.get("faults", []),
-                                     strict=False):
-        if count:
-            print(f"{name} forfeited {count} moves, for example: {'; '.join(examples[:3])}")
+    for name, moves, forfeits in zip(players, summary.get("moves", []), summary.get("forfeits", []), strict=False):
+        if forfeits:
+            _print_forfeits(name, moves, forfeits)
     return 0
+
+
+FORFEITS_SHOWN = 5  # the first forfeited moves the summary names; --json has them all
+
+
+def _print_forfeits(name: str, moves: int, forfeits: Sequence[dict[str, Any]]) -> None:
+    """A player's forfeited moves: how many of its moves, of which kinds, and the first of them."""
+    kinds: dict[str, int] = {}
+    for forfeit in forfeits:
+        kinds[forfeit["kind"]] = kinds.get(forfeit["kind"], 0) + 1
+    print(f"{name} forfeited {len(forfeits)} of its {moves} moves: "
+          + ", ".join(f"{count} {kind}" for kind, count in kinds.items()))
+    for forfeit in forfeits[:FORFEITS_SHOWN]:
+        where = f"board {forfeit['board']}" if "board" in forfeit else f"match {forfeit['match']}"
+        print(f"  {where}, rotation {forfeit['rotation']}, seat {forfeit['seat']}, deal {forfeit['deal']}, "
+              f"move {forfeit['move']}: {forfeit['reason']}")
 
 
 def _progress_bar() -> Callable[[int, int], None]:
@@ -358,24 +421,31 @@ def _play(args: argparse.Namespace, extra: Sequence[str]) -> int:
     if extra and args.game is None:
         raise UsageError(f"unrecognized arguments: {' '.join(extra)} (the rules options are in the saved match)")
     options = game_options(args.game, extra) if args.game is not None else {}
+    time_control, start_limit = _engine_time(args)
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from osteria.tui import PlainTable, play
 
         if args.load is None:
             return play(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
-                        save=args.save, options=options, level=args.level, review=not args.no_analysis)
-        from osteria.tui.plain import table_match
+                        save=args.save, options=options, level=args.level, review=not args.no_analysis,
+                        time_control=time_control, start_limit=start_limit)
+        from osteria.tui.plain import close_bots, table_match
 
         match, bots = table_match(None, lang=args.lang, seed=args.seed, seats=None, human_seat=args.seat,
-                                  options=None, level=args.level, load=args.load)
-        return PlainTable(match, human_seat=args.seat, lang=args.lang, bots=bots, save=args.save or args.load,
-                          review=not args.no_analysis, hint_time=args.hint_time,
-                          review_time=args.analysis_time).run()
+                                  options=None, level=args.level, load=args.load, time_control=time_control,
+                                  start_limit=start_limit)
+        try:
+            return PlainTable(match, human_seat=args.seat, lang=args.lang, bots=bots, save=args.save or args.load,
+                              review=not args.no_analysis, hint_time=args.hint_time,
+                              review_time=args.analysis_time).run()
+        finally:
+            close_bots(bots)
     from osteria.tui.app import play as play_table
 
     return play_table(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
                       save=args.save, options=options, level=args.level, load=args.load, delay=args.delay,
-                      hint_time=args.hint_time, analysis=not args.no_analysis, analysis_time=args.analysis_time)
+                      hint_time=args.hint_time, analysis=not args.no_analysis, analysis_time=args.analysis_time,
+                      time_control=time_control, start_limit=start_limit)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -459,9 +529,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _dataset(args.records, args.out)
         if args.command == "bot":
             from osteria.arena.protocol import serve
-            from osteria.bots import make_bot
 
-            return serve(make_bot(args.name, game=args.game, seed=args.seed), sys.stdin, sys.stdout)
+            return serve(args.name, game=args.game, seed=args.seed, stdin=sys.stdin, stdout=sys.stdout)
         if args.command == "serve":
             return _serve(args)
         if args.command == "verify":

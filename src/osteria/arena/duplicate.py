@@ -6,20 +6,29 @@ every seat and the luck of the deal cancels out. A player's score on a board is 
 mean deal delta, averaged over the rotations; boards are independent, which gives the
 confidence intervals. Whole matches, when asked for, are played the same way (the same
 shuffles in every rotation) to count who wins them.
+
+Each process that plays a run's tasks seats its players once for the whole run (players.Seating):
+an outside engine is one program per seat of each rotation per process, closed when the run
+ends, when the process ends (a pool's worker), or when the process begins another run's tasks
+(a Ray worker).
 """
 
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import partial
+from multiprocessing.util import Finalize
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import osteria
-from osteria.arena.players import make_player
+from osteria.arena.players import Seating
+from osteria.arena.protocol import START_LIMIT, TimeControl
 from osteria.arena.stats import Estimate, estimate
 from osteria.engine import Match
 
@@ -32,7 +41,8 @@ class Config:
     seed: int = 0
     seats: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    time_limit: float = 1.0
+    time_control: TimeControl = field(default_factory=TimeControl)  # an outside engine's
+    start_limit: float = START_LIMIT  # seconds an outside engine has to start and shake hands
     matches: int = 0
     keep_records: bool = False  # the osteria/1 record of every deal played, in the results
 
@@ -49,6 +59,9 @@ class Config:
 
     def rotations(self, seats: int) -> list[tuple[int, ...]]:
         return rotations(seats, len(self.players), osteria.game_rules(self.game).partnership)
+
+    def seating(self) -> Seating:
+        return Seating(self.players, self.game, time_control=self.time_control, start_limit=self.start_limit)
 
 
 def rotations(seats: int, players: int, partnership: bool = False) -> list[tuple[int, ...]]:
@@ -71,63 +84,112 @@ def new_board_match(config: Config, board: int) -> Match:
     return config.new_match(f"{config.seed}/{board}")
 
 
-def _play(config: Config, match: Match, assignment: Sequence[int], seed: str, until: Callable[[], bool],
-          faults: dict[str, list[str]]) -> None:
-    """Seat the players as ``assignment`` says and play until ``until()``; what each player
-    forfeited is added to ``faults`` under its index."""
-    players = {seat: make_player(config.players[p], game=config.game, seed=f"{seed}/{seat}",
-                                 time_limit=config.time_limit)
-               for seat, p in enumerate(assignment)}
+@dataclass
+class Played:
+    """What the players did over a task's rotations, under each player's index: how many
+    moves each made, and the moves each forfeited (where and why)."""
+
+    moves: dict[str, int] = field(default_factory=dict)
+    faults: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def _play(seating: Seating, match: Match, assignment: Sequence[int], rotation: int, seed: str,
+          until: Callable[[], bool], played: Played) -> None:
+    """Seat the players of ``rotation`` as ``assignment`` says, each seeded from ``seed`` and
+    its seat, and play until ``until()``; what they did is added to ``played``."""
+    players = {seat: seating.player(p, rotation, seat) for seat, p in enumerate(assignment)}
+    for seat, player in players.items():
+        player.begin_match(seat, f"{seed}/{seat}")
     try:
         while not until():
             if match.deal_due:
                 match.begin_deal()
-            seat = match.decider
-            assert seat is not None
-            match.play(players[seat].choose(match, seat))
+            decider = match.decider
+            assert decider is not None
+            index = str(assignment[decider])
+            played.moves[index] = played.moves.get(index, 0) + 1
+            match.play(players[decider].choose(match, decider))
     finally:
         for seat, player in players.items():
-            player.close()
-            if player.faults():
-                faults.setdefault(str(assignment[seat]), []).extend(player.faults())
+            if forfeits := player.end_match():
+                played.faults.setdefault(str(assignment[seat]), []).extend(
+                    {"rotation": rotation, **forfeit} for forfeit in forfeits)
 
 
-def play_board(config: Config, board: int) -> dict[str, Any]:
+# This process's seating of the run whose tasks it plays, by the run's token, with the finalizer
+# that closes it: a pool's workers end by os._exit, which skips atexit, but not multiprocessing's
+# own finalizers.
+_seatings: dict[str, tuple[Seating, Finalize]] = {}
+
+
+def run_seating(config: Config, run: str) -> Seating:
+    """The players of run ``run`` in this process, seated at its first task here."""
+    if run not in _seatings:
+        close_seatings()  # a process plays one run at a time: an earlier run's engines go
+        seating = config.seating()
+        _seatings[run] = seating, Finalize(None, seating.close, exitpriority=0)
+    return _seatings[run][0]
+
+
+def close_seatings() -> None:
+    """Close the players this process holds for a run (its outside engines end)."""
+    while _seatings:
+        _, (_, finalizer) = _seatings.popitem()
+        finalizer()
+
+
+@contextmanager
+def _seated(config: Config, seating: Seating | None) -> Iterator[Seating]:
+    """``seating``, or one for this task alone, closed after it."""
+    if seating is not None:
+        yield seating
+        return
+    own = config.seating()
+    try:
+        yield own
+    finally:
+        own.close()
+
+
+def play_board(config: Config, board: int, seating: Seating | None = None) -> dict[str, Any]:
     """Play one board in every rotation; per player, its mean delta per seat and rotation. A
-    board is one deal, or the few deals that make the game's unit of score (a Sancagna smazzata)."""
+    board is one deal, or the few deals that make the game's unit of score (a Sancagna smazzata).
+    The players are ``seating``'s (a run's), or seated for this board alone."""
     seats = len(new_board_match(config, board).players)
     totals = [0.0] * len(config.players)
     counts = [0] * len(config.players)
     deals: list[dict[str, Any]] = []
-    faults: dict[str, list[str]] = {}
-    for r, assignment in enumerate(config.rotations(seats)):
-        match = new_board_match(config, board)
-        over = match.game.board_over
-        _play(config, match, assignment, f"{config.seed}/{board}/{r}",
-              lambda: match.finished or over(match.results), faults)  # noqa: B023
-        delta = [sum(result.delta[seat] for result in match.results) for seat in range(seats)]
-        for seat, p in enumerate(assignment):
-            totals[p] += delta[seat]
-            counts[p] += 1
-        deals.append({"assignment": list(assignment), "delta": list(delta)})
-        if config.keep_records:
-            deals[-1]["record"] = match.record()
+    played = Played()
+    with _seated(config, seating) as players:
+        for r, assignment in enumerate(config.rotations(seats)):
+            match = new_board_match(config, board)
+            over = match.game.board_over
+            _play(players, match, assignment, r, f"{config.seed}/{board}/{r}",
+                  lambda: match.finished or over(match.results), played)  # noqa: B023
+            delta = [sum(result.delta[seat] for result in match.results) for seat in range(seats)]
+            for seat, p in enumerate(assignment):
+                totals[p] += delta[seat]
+                counts[p] += 1
+            deals.append({"assignment": list(assignment), "delta": list(delta)})
+            if config.keep_records:
+                deals[-1]["record"] = match.record()
     return {"board": board, "scores": [t / c for t, c in zip(totals, counts, strict=True)], "deals": deals,
-            "faults": faults}
+            "faults": played.faults, "moves": played.moves}
 
 
-def play_match(config: Config, index: int) -> dict[str, Any]:
+def play_match(config: Config, index: int, seating: Seating | None = None) -> dict[str, Any]:
     """Play whole match ``index`` in every rotation, the same shuffles each time; per rotation,
     the players that won (a player wins when one of its seats is among the winners)."""
     seed = f"{config.seed}/match/{index}"
     seats = len(config.new_match(seed).players)
     won = []
-    faults: dict[str, list[str]] = {}
-    for r, assignment in enumerate(config.rotations(seats)):
-        match = config.new_match(seed)
-        _play(config, match, assignment, f"{seed}/{r}", lambda: match.finished, faults)  # noqa: B023
-        won.append(sorted({assignment[seat] for seat in match.result()["winners"]}))
-    return {"match": index, "won": won, "faults": faults}
+    played = Played()
+    with _seated(config, seating) as players:
+        for r, assignment in enumerate(config.rotations(seats)):
+            match = config.new_match(seed)
+            _play(players, match, assignment, r, f"{seed}/{r}", lambda: match.finished, played)  # noqa: B023
+            won.append(sorted({assignment[seat] for seat in match.result()["winners"]}))
+    return {"match": index, "won": won, "faults": played.faults, "moves": played.moves}
 
 
 @dataclass
@@ -173,13 +235,20 @@ class Report:
             ratings = [team[0] for team in model.rate([[r] for r in ratings], ranks=ranks)]
         return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for r in ratings]
 
-    def faults(self) -> list[list[str]]:
-        """Per player, every move it forfeited and why."""
-        found: list[list[str]] = [[] for _ in self.config.players]
+    def faults(self) -> list[list[dict[str, Any]]]:
+        """Per player, every move it forfeited: where (board or match, rotation, seat, deal,
+        move: the action's place in the deal's record) and why (kind, reason)."""
+        found: list[list[dict[str, Any]]] = [[] for _ in self.config.players]
         for item in (*self.boards, *self.matches):
-            for p, problems in item.get("faults", {}).items():
-                found[int(p)].extend(problems)
+            where = {"board": item["board"]} if "board" in item else {"match": item["match"]}
+            for p, forfeits in item.get("faults", {}).items():
+                found[int(p)].extend({**where, **forfeit} for forfeit in forfeits)
         return found
+
+    def moves(self) -> list[int]:
+        """Per player, the moves it was asked for."""
+        return [sum(item.get("moves", {}).get(str(p), 0) for item in (*self.boards, *self.matches))
+                for p in range(len(self.config.players))]
 
     def as_json(self) -> dict[str, Any]:
         summary: dict[str, Any] = {
@@ -194,8 +263,10 @@ class Report:
         }
         faults = self.faults()
         if any(faults):
+            summary["moves"] = self.moves()
             summary["forfeited_moves"] = [len(f) for f in faults]
-            summary["faults"] = [sorted(set(f))[:10] for f in faults]
+            summary["faults"] = [sorted({f["reason"] for f in found})[:10] for found in faults]
+            summary["forfeits"] = faults
         rates = self.win_rates()
         if rates is not None:
             summary["matches"] = len(self.matches)
@@ -206,9 +277,10 @@ class Report:
         return summary
 
 
-def _task(config: Config, task: tuple[str, int]) -> dict[str, Any]:
+def _task(config: Config, run: str, task: tuple[str, int]) -> dict[str, Any]:
     kind, index = task
-    return play_board(config, index) if kind == "board" else play_match(config, index)
+    seating = run_seating(config, run)
+    return play_board(config, index, seating) if kind == "board" else play_match(config, index, seating)
 
 
 Item = TypeVar("Item")
@@ -262,7 +334,7 @@ def run(config: Config, *, workers: int = 1, results: Path | None = None,
         progress(len(tasks) - len(todo), len(tasks))
     out = results.open("a", encoding="utf-8") if results is not None else None
     try:
-        for item in (backend or ProcessBackend(workers)).map(partial(_task, config), todo):
+        for item in (backend or ProcessBackend(workers)).map(partial(_task, config, uuid.uuid4().hex), todo):
             done[("board", item["board"]) if "board" in item else ("match", item["match"])] = item
             if out is not None:
                 out.write(json.dumps(item) + "\n")
@@ -270,6 +342,7 @@ def run(config: Config, *, workers: int = 1, results: Path | None = None,
             if progress:
                 progress(len(done), len(tasks))
     finally:
+        close_seatings()  # the players this process seated (one process: all of them)
         if out is not None:
             out.close()
     return Report(config, [done[("board", b)] for b in range(config.deals)],

@@ -29,13 +29,14 @@ from textual.widgets.option_list import Option
 from osteria.bots import Bot
 from osteria.cards import CARD_STRINGS, RANKS, SUIT_SYMBOLS, SUITS, card_symbol, suit_of
 from osteria.engine import IllegalAction, Match
-from osteria.tui.plain import save_match, split_choices, table_match
+from osteria.tui.plain import close_bots, save_match, split_choices, table_match
 from osteria.tui.review import ReviewWords
 from osteria.tui.words import say
 from osteria.views import card_of, seat_cards, view_for
 
 if TYPE_CHECKING:
     from osteria.analysis import DealAnalysis, Hint
+    from osteria.arena.protocol import TimeControl
 
 Observation = Mapping[str, Any]
 
@@ -846,21 +847,26 @@ class TableApp(App[int]):
 def play(game: str | None, *, lang: str = "it", seed: int | None = None, seats: int | None = None,
          human_seat: int = 0, save: str | None = None, options: Mapping[str, Any] | None = None,
          level: str = "medio", load: str | None = None, delay: float = 0.7, hint_time: float = 1.0,
-         analysis: bool = True, analysis_time: float = 0.2) -> int:
+         analysis: bool = True, analysis_time: float = 0.2, time_control: TimeControl | None = None,
+         start_limit: float | None = None) -> int:
     """Play a match at the full-screen table: a new match of ``game``, or the unfinished match of
     the record file ``load``, resumed where it stopped. The options are those of
     :func:`osteria.tui.plain.play`, and ``delay`` (a bot's seconds before its card lands),
     ``hint_time`` (the maestro's seconds per hint), ``analysis`` and ``analysis_time`` (each
     finished deal analysed, with that many seconds per honest choice). Returns the exit status:
-    1, after a one-line message, for a bad game, option, seat, level or record."""
+    1, after a one-line message, for a bad game, option, seat, level, engine or record."""
     try:
         match, bots = table_match(game, lang=lang, seed=seed, seats=seats, human_seat=human_seat,
-                                  options=options, level=level, load=load)
+                                  options=options, level=level, load=load, time_control=time_control,
+                                  start_limit=start_limit)
     except ValueError as exc:  # RulesError, RecordError
         print(say(lang, "error", error=exc), file=sys.stderr)
         return 1
     app = TableApp(match, human_seat=human_seat, lang=lang, bots=bots, levels=dict.fromkeys(bots, level),
                    delay=delay, save_path=save or load, analysis=analysis, analysis_time=analysis_time,
                    hint_time=hint_time, seed=seed)
-    return app.run() or 0
+    try:
+        return app.run() or 0
+    finally:
+        close_bots(bots)
 

@@ -11,7 +11,7 @@ import contextlib
 import enum
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from osteria import game_rules
 from osteria.analysis import analyse_deal, hint
@@ -34,6 +34,9 @@ from osteria.records import save as save_record
 from osteria.tui.review import ReviewWords
 from osteria.tui.words import say
 from osteria.views import card_of, view_for
+
+if TYPE_CHECKING:
+    from osteria.arena.protocol import TimeControl
 
 
 class Leave(enum.Enum):
@@ -294,10 +297,14 @@ def save_match(match: Match, path: str, lang: str) -> tuple[bool, str]:
 
 
 def table_match(game: str | None, *, lang: str, seed: int | None, seats: int | None, human_seat: int,
-                options: Mapping[str, Any] | None, level: str, load: str | None) -> tuple[Match, dict[int, Bot]]:
+                options: Mapping[str, Any] | None, level: str, load: str | None,
+                time_control: TimeControl | None = None,
+                start_limit: float | None = None) -> tuple[Match, dict[int, Bot]]:
     """The match to play at a table (a new match of ``game``, or the unfinished match of the record
-    file ``load``) and the bots of ``level`` for the seats other than ``human_seat``; ValueError
-    (RulesError, RecordError) saying what is wrong."""
+    file ``load``) and the bots of ``level`` for the seats other than ``human_seat``: ours, or an
+    outside engine ``cmd:...`` in each of them, started, with ``time_control`` and ``start_limit``
+    (the arena's defaults when None). ValueError (RulesError, RecordError, EngineError) saying
+    what is wrong."""
     if load is not None:
         match = replay(load_record(load))
         if match.finished:
@@ -317,19 +324,40 @@ def table_match(game: str | None, *, lang: str, seed: int | None, seats: int | N
     deal = match.deal
     if deal is not None and deal.decider(human_seat) != human_seat:
         raise RulesError(say(lang, "dummy_seat", seat=human_seat))
-    bots = {s: make_bot(level, game=match.game.name, seed=None if seed is None else f"{seed}/{s}")
-            for s in range(match.game.seats) if s != human_seat}
-    return match, bots
+    seeds = {s: None if seed is None else f"{seed}/{s}" for s in range(match.game.seats) if s != human_seat}
+    if not level.startswith("cmd:"):
+        return match, {s: make_bot(level, game=match.game.name, seed=seed) for s, seed in seeds.items()}
+    from osteria.arena.protocol import START_LIMIT, TimeControl, engine_bot
+
+    engines = {s: engine_bot(level, time_control=time_control or TimeControl(), seed=seed,
+                             start_limit=START_LIMIT if start_limit is None else start_limit)
+               for s, seed in seeds.items()}
+    try:
+        for engine in engines.values():  # all started above, side by side
+            engine.ready()
+    except ValueError:
+        close_bots(engines)
+        raise
+    return match, dict(engines)
+
+
+def close_bots(bots: Mapping[int, Bot]) -> None:
+    """Close the bots of a table (an outside engine's program ends)."""
+    for bot in bots.values():
+        bot.close()
 
 
 def play(game: str, *, lang: str = "it", seed: int | None = None, seats: int | None = None, human_seat: int = 0,
          save: str | None = None, options: Mapping[str, Any] | None = None, level: str = "medio",
-         input_fn: Callable[[str], str] = input, output: TextIO = sys.stdout, review: bool = True) -> int:
+         input_fn: Callable[[str], str] = input, output: TextIO = sys.stdout, review: bool = True,
+         time_control: TimeControl | None = None, start_limit: float | None = None) -> int:
     """Play a match of ``game`` at the plain terminal table: you in ``human_seat``, bots of the
     chosen ``level`` in the other seats; returns the exit status.
 
     - ``level``: ``facile``, ``medio`` (the default), ``difficile`` or ``maestro``; any bot name
-      of ``osteria.bots.BOTS`` (``random``...) works too.
+      of ``osteria.bots.BOTS`` (``random``...) works too, and so does an outside engine,
+      ``cmd:COMMAND?NAME=VALUE&...`` (docs/protocol.md), one program in each bot's seat, with
+      ``time_control`` (1 s a move when None) and ``start_limit``.
     - ``lang``: ``"it"`` (the default) or ``"en"``, the language of the table; game terms stay
       Italian, with their meaning from the game's glossary (the ``?`` command lists it).
     - ``seed``: the deals and the bots' choices are reproducible with one; without, the deals
@@ -356,10 +384,13 @@ def play(game: str, *, lang: str = "it", seed: int | None = None, seats: int | N
         return 1
     try:
         match, bots = table_match(game, lang=lang, seed=seed, seats=seats, human_seat=human_seat, options=options,
-                                  level=level, load=None)
+                                  level=level, load=None, time_control=time_control, start_limit=start_limit)
     except ValueError as exc:
         print(message(lang, "error", error=exc), file=output)
         return 1
     table = PlainTable(match, human_seat=human_seat, lang=lang, bots=bots, save=save,
                        input_fn=input_fn, output=output, review=review)
-    return table.run()
+    try:
+        return table.run()
+    finally:
+        close_bots(bots)
