@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 from osteria.arena import Config, run
+from osteria.arena.duplicate import player_seed
 from osteria.arena.protocol import EngineBot, EngineError, Fault, TimeControl, check_engine, parse_engine, serve
 from osteria.cli import main
 from osteria.tui import play
@@ -211,11 +213,14 @@ def test_an_engine_is_started_once_per_seat_of_each_rotation_for_the_whole_run(t
     # the 4 * 5 that a program per seat of each board and match would take; each is told goodbye.
     assert len(starts) == 4 if workers == 1 else 4 <= len(starts) <= 4 * workers
     assert len(byes) == len(starts)
-    # Every board and match is announced to the programs that play it, with its seat and seed.
+    # Every board and match is announced to the programs that play it, with its seat and a seed
+    # of its player's own, which does not name the run's seed and board (the deals follow from them).
     matches = [json.loads(line.split(" ", 1)[1]) for line in lines(log, "new_match")]
     assert len(matches) == 4 * 5
-    assert {"game": "tressette", "seat": 2, "seed": "1/3/0/2"} in matches
-    assert {"game": "tressette", "seat": 1, "seed": "1/match/0/1/1"} in matches
+    assert {"game": "tressette", "seat": 2, "seed": player_seed("1/3/0", 2)} in matches
+    assert {"game": "tressette", "seat": 1, "seed": player_seed("1/match/0/1", 1)} in matches
+    assert all(re.fullmatch("[0-9a-f]{16}", m["seed"]) for m in matches)
+    assert len({m["seed"] for m in matches}) == len(matches)
     assert len(lines(log, "new_deal")) > len(matches)  # the whole match has several deals
 
 
@@ -288,7 +293,7 @@ def test_an_arena_run_reports_which_moves_an_engine_forfeited_and_why(tmp_path: 
     moves = sorted(f["move"] for f in summary["forfeits"][0] if (f["board"], f["rotation"], f["seat"]) == (0, 0, 0))
     assert moves == sorted(set(moves)) and all(0 <= m < 40 for m in moves) and summary["forfeits"][1] == []
     assert main(["arena", "tressette", "--players", f"cmd:{garbage},random", "--deals", "2", "--workers", "1",
-                 "--start-limit", "1"]) == 0
+                 "--seed", "1", "--start-limit", "1"]) == 0  # the run above, so the same moves
     text = capsys.readouterr().out
     assert f"cmd:{garbage} forfeited {summary['moves'][0]} of its {summary['moves'][0]} moves: " in text
     assert "  board 0, rotation 0, seat " in text and ": not JSON: " in text

@@ -15,6 +15,7 @@ ends, when the process ends (a pool's worker), or when the process begins anothe
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -93,13 +94,20 @@ class Played:
     faults: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
+def player_seed(seed: str, seat: int) -> str:
+    """The seed of a seat's player for a match: drawn one way (SHA-256) from the rotation's seed,
+    which names the run's seed and the board and so the deals: an outside engine is told it, and
+    must not be able to work the other hands out of it."""
+    return hashlib.sha256(f"{seed}/{seat}".encode()).hexdigest()[:16]
+
+
 def _play(seating: Seating, match: Match, assignment: Sequence[int], rotation: int, seed: str,
           until: Callable[[], bool], played: Played) -> None:
     """Seat the players of ``rotation`` as ``assignment`` says, each seeded from ``seed`` and
     its seat, and play until ``until()``; what they did is added to ``played``."""
     players = {seat: seating.player(p, rotation, seat) for seat, p in enumerate(assignment)}
     for seat, player in players.items():
-        player.begin_match(seat, f"{seed}/{seat}")
+        player.begin_match(seat, player_seed(seed, seat))
     try:
         while not until():
             if match.deal_due:
