@@ -85,6 +85,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--load", metavar="FILE", help="resume the unfinished match saved in FILE")
     play.add_argument("--open", metavar="RECORD", help="step through a record, as osteria view does")
     play.add_argument("--delay", type=float, default=0.7, help="seconds before a bot's card lands (0.7)")
+    play.add_argument("--trick-pause", type=float, default=1.5,
+                      help="seconds a trick just taken stays in the middle, its taker named (1.5; a key goes on)")
     play.add_argument("--hint-time", type=float, default=1.0, help="the maestro's seconds per hint (1)")
     play.add_argument("--analysis-time", type=float, default=0.2,
                       help="the maestro's seconds per choice in the analysis after each deal (0.2)")
@@ -375,7 +377,8 @@ def _play(args: argparse.Namespace, extra: Sequence[str]) -> int:
 
     return play_table(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
                       save=args.save, options=options, level=args.level, load=args.load, delay=args.delay,
-                      hint_time=args.hint_time, analysis=not args.no_analysis, analysis_time=args.analysis_time)
+                      hint_time=args.hint_time, analysis=not args.no_analysis, analysis_time=args.analysis_time,
+                      trick_pause=args.trick_pause)
 
 
 def _serve(args: argparse.Namespace) -> int:

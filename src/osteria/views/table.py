@@ -274,10 +274,13 @@ class TableView:
                 line = ""
             line += entry
         lines.append(line.rstrip())
-        words = dict.fromkeys(w for a in legal for w in a.split() if card_of(w) is None)
-        meanings = [f"{w}: {m}" for w in words if (m := gloss(w, self.lang, self.signal_names, self.glossary))]
-        lines += textwrap.wrap("; ".join(meanings), width, initial_indent="   ", subsequent_indent="   ")
+        lines += textwrap.wrap(self.legend(legal), width, initial_indent="   ", subsequent_indent="   ")
         return lines
+
+    def legend(self, actions: Sequence[str]) -> str:
+        """What the game's words in some actions mean, each word once, in the order first said."""
+        words = dict.fromkeys(w for a in actions for w in a.split() if card_of(w) is None)
+        return "; ".join(f"{w}: {m}" for w in words if (m := gloss(w, self.lang, self.signal_names, self.glossary)))
 
     def help(self) -> list[str]:
         lines = [self.say("help"), self.say("cards_help")]
