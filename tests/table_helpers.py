@@ -29,7 +29,7 @@ def new_app(game: str, *, seats: int | None = None, seed: int = 1, lang: str = "
         dealt = {c for hand in hands for c in hand}
         rest = [c for c in match.game.deck.cards if c not in dealt]
         match.begin_deal(hands, match.game.stock_from_rest(rest), dealer % match.game.seats)
-    settings = {"delay": 0.0, "analysis": False, "trick_pause": 0.0, **settings}
+    settings = {"delay": 0.0, "analysis": False, "trick_pause": 0.0, "key_guard": 0.0, "seed": seed, **settings}
     return TableApp(match, human_seat=0, lang=lang, bots=bots, levels=dict.fromkeys(bots, "facile"), **settings)
 
 

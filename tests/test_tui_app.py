@@ -3,6 +3,7 @@ the hint, the analysis, saving and resuming, the record viewer, and what the scr
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 import osteria
 from osteria.bots import Bot, make_bot, play_bots
@@ -28,8 +29,8 @@ from osteria.tui.app import (
     CardFace,
     ChoiceGrid,
     DealScreen,
+    Dialog,
     HintScreen,
-    LastRoundScreen,
     SeatBox,
     TableApp,
     TextScreen,
@@ -512,7 +513,7 @@ def test_the_dealer_calls_mano_with_m_and_the_match_ends_after_that_round(tmp_pa
             assert button.display, "the dealer is offered the last round"
             await pilot.press("m")
             await pilot.pause()
-            assert isinstance(app.screen, LastRoundScreen)
+            assert isinstance(app.screen, Dialog)
             assert "smazzata 3" in screen_text(app)
             await pilot.press("escape")  # not yet
             await pilot.pause()
@@ -693,3 +694,167 @@ def test_the_seats_sit_counter_clockwise_in_the_order_play_goes_round(size: tupl
             assert top == sorted(top, reverse=True)
 
     asyncio.run(run())
+
+
+# -- saving, dialogs and typed numbers ---------------------------------------------------------
+
+
+def focused_button(app: TableApp) -> str | None:
+    return app.focused.id if isinstance(app.focused, Button) else None
+
+
+def test_the_quit_dialog_starts_on_cancel_and_the_arrows_move_between_its_buttons(tmp_path: Path) -> None:
+    path = tmp_path / "kept.json"
+    app = new_app("tressette", seed=9, save_path=str(path))
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("q")
+            await pilot.pause()
+            assert isinstance(app.screen, Dialog) and focused_button(app) == "stay"
+            await pilot.press("left")
+            assert focused_button(app) == "quit"
+            await pilot.press("left")
+            assert focused_button(app) == "save"
+            await pilot.press("right", "right")
+            assert focused_button(app) == "stay"
+            await pilot.press("enter")  # stays: nothing saved, the match goes on
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0] and app.is_running and not path.exists()
+
+    asyncio.run(run())
+
+
+def test_each_match_is_saved_under_a_name_of_its_own_in_the_data_folder(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    first, second = new_app("sancagna", seed=1), new_app("sancagna", seed=2)
+    assert first.save_path != second.save_path
+    assert Path(first.save_path).parent == tmp_path / "osteria" / "matches"
+    assert "sancagna" in Path(first.save_path).name and "seed1" in Path(first.save_path).name
+
+    async def run() -> None:
+        async with first.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, first)
+            await pilot.press("s")
+            await pilot.pause()
+
+    asyncio.run(run())
+    assert load(first.save_path) == first.match.record()
+
+
+def test_saving_over_another_file_asks_first_and_keeps_it_by_default(tmp_path: Path) -> None:
+    path = tmp_path / "other.json"
+    path.write_text("another match", encoding="utf-8")
+    app = new_app("traversone", seed=3, save_path=str(path))
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("s")
+            await pilot.pause()
+            assert isinstance(app.screen, Dialog) and focused_button(app) == "keep"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert path.read_text(encoding="utf-8") == "another match"
+            await pilot.press("s")
+            await pilot.pause()
+            await pilot.click("#replace")
+            await pilot.pause()
+            assert load(path) == app.match.record()
+            await pilot.press("s")  # the file now holds this match: saved again without asking
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0]
+
+    asyncio.run(run())
+
+
+def test_a_number_that_could_grow_waits_for_enter_and_no_key_carries_into_the_next_choice() -> None:
+    app = new_app("calabresella", seats=3, hands=fill_hands("calabresella", [], seats=3), dealer=2, key_guard=0.5)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert len(app.choices) >= 30
+            await pilot.press("1")  # 10 to 19 could follow: it waits, however long
+            await pilot.pause(1.0)
+            assert app.match.deals[0].deal.history == [] and "Invio" in screen_text(app)
+            await pilot.press("escape")  # forgets it
+            fourth = app.choices[3]
+            await pilot.press("4")  # no 40 in the list: taken at once
+            played = len(app.match.deals[0].deal.history)
+            await pilot.press("enter")  # meant for the 4, not for the next choice
+            await settle(pilot, app)
+            history = app.match.record()["deals"][0]["actions"]
+            assert played == 1 and history[0] == [0, fourth]
+            assert sum(1 for seat, _ in history if seat == 0) == 1, "the Enter chose nothing more"
+
+    asyncio.run(run())
+
+
+# -- the end of a match, and the record viewer -------------------------------------------------
+
+
+def test_the_end_of_a_match_gives_the_final_score_and_each_deal_once() -> None:
+    app = new_app("traversone", seats=3, seed=2, options={"target": 1})
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await settle(pilot, app)
+                if isinstance(app.screen, DealScreen):
+                    await pilot.press("enter")
+                elif isinstance(app.screen, TextScreen):
+                    break
+                else:
+                    await choose(pilot, app, app.choices[0])
+            assert app.match.finished and isinstance(app.screen, TextScreen)
+            text = screen_text(app)
+            assert text.count("Partita finita") == 1
+            totals = app.match.totals()
+            assert app.view.scores({"totals": totals})[0].split(":")[0] in text
+            assert all(f"Smazzata {n}:" in text for n in range(1, len(app.match.results) + 1))
+
+    asyncio.run(run())
+
+
+def test_the_viewer_names_each_deal_who_took_each_trick_and_the_running_score() -> None:
+    record = finished_record("tressette", 5, target=21)
+    viewer = RecordViewer(record)
+    assert len(viewer.match.results) >= 2
+    second = next(i for i, frame in enumerate(viewer.frames) if frame.deal == 1)
+    viewer.position = second
+    text = "\n".join(viewer.lines())
+    assert "Smazzata 2 · tressette · mazziere: " in text and "?" not in text
+    totals = viewer.match.results[0].delta
+    assert f"noi ({viewer.view.name(0)}, {viewer.view.name(2)}) {totals[0]}" in text, "the score after deal 1"
+    viewer.position = second + 1  # the first trick of deal 2
+    frame = viewer.frames[viewer.position]
+    text = "\n".join(viewer.lines())
+    assert frame.taker is not None and f"Presa da {viewer.view.name(frame.taker)}" in text
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+def test_every_command_and_argument_says_what_it_is(capsys: pytest.CaptureFixture[str]) -> None:
+    from osteria.cli import _parser
+
+    parser = _parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helped = {choice.dest for choice in commands._choices_actions if choice.help}
+    assert helped == set(commands.choices), "every command has a line of help"
+    for name, command in commands.choices.items():
+        silent = [a.dest for a in command._actions if not a.help]
+        assert not silent, f"osteria {name}: {silent} have no help"
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"osteria {osteria.__version__}"
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    shown = capsys.readouterr().out
+    assert "--segni nord|sud|muto" in shown and "--asso-bastoni 1|11|18" in shown
+    assert "random, heuristic, ismcts, pimc" in shown and "random, ..." not in shown
+    assert main(["games"]) == 0
+    assert "traversone (3, 4, 5, 6 players, 4 by default)" in capsys.readouterr().out

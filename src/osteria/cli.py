@@ -66,21 +66,53 @@ def game_options(game: str, words: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def games_help() -> str:
+    """Each game with its numbers of players and its rules options, their values and defaults."""
+    lines = []
+    for name, game in GAMES.items():
+        counts = ", ".join(map(str, game.seat_counts))
+        players = f"{counts} players" + (f", {game.default_seats} by default" if len(game.seat_counts) > 1 else "")
+        lines.append(f"{name} ({players})")
+        for spec in game.option_specs:
+            kind = "SEATS" if isinstance(spec.default, list) else "N" if isinstance(spec.default, int) else "WORD"
+            values = "|".join(_value_word(c) for c in spec.choices) if spec.choices else kind
+            doc = f": {spec.doc}" if spec.doc else ""
+            lines.append(f"  --{spec.name.replace('_', '-')} {values} (default {_value_word(spec.default)}){doc}")
+    return "\n".join(lines)
+
+
+def _value_word(value: object) -> str:
+    """A value as typed on the command line."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "none"
+    return str(value)
+
+
 def _parser() -> argparse.ArgumentParser:
+    from osteria import __version__
+    from osteria.bots import BOTS
+
+    bots = ", ".join(BOTS)
     parser = argparse.ArgumentParser(prog="osteria", description="Italy's regional trick-taking card games.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"osteria {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a game in the terminal against bots",
+                          formatter_class=argparse.RawDescriptionHelpFormatter,
                           description="Play against bots. Rules options follow the game: "
-                                      "osteria play tressette --target 41 --segni sud")
-    play.add_argument("game", nargs="?", choices=list(GAMES))
+                                      "osteria play tressette --target 41 --segni sud",
+                          epilog="the games and their rules options:\n" + games_help())
+    play.add_argument("game", nargs="?", choices=list(GAMES), metavar="GAME",
+                      help=f"the game: {', '.join(GAMES)} (none with --load)")
     play.add_argument("--lang", choices=["it", "en"], default="it", help="language of the table (it)")
     play.add_argument("--seed", type=int, help="deal reproducibly from this seed")
     play.add_argument("--players", type=int, help="number of players, where the game allows several")
     play.add_argument("--seat", type=int, default=0, help="your seat (0)")
     play.add_argument("--save", metavar="FILE", help="save the record of the match to FILE")
     play.add_argument("--level", default="medio",
-                      help="the bots' level: facile, medio (default), difficile, maestro; or random")
+                      help=f"the bots' level: facile, medio (default), difficile, maestro; or any bot: {bots}")
     play.add_argument("--plain", action="store_true", help="plain lines of text, for scripts and screen readers")
     play.add_argument("--load", metavar="FILE", help="resume the unfinished match saved in FILE")
     play.add_argument("--open", metavar="RECORD", help="step through a record, as osteria view does")
@@ -93,13 +125,13 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--no-analysis", action="store_true", help="no analysis after each deal")
 
     view = sub.add_parser("view", help="step through a record trick by trick, every hand in view")
-    view.add_argument("record")
+    view.add_argument("record", help="the record file (osteria/1 JSON), as --save writes it")
     view.add_argument("--lang", choices=["it", "en"], default="it", help="language of the table (it)")
     view.add_argument("--seat", type=int, default=0,
                       help="the seat whose hand shows in a deal still in progress (0)")
 
     rep = sub.add_parser("replay", help="check a record and print its result")
-    rep.add_argument("file")
+    rep.add_argument("file", help="the record file (osteria/1 JSON)")
     rep.add_argument("--json", action="store_true", help="print the result as JSON")
 
     bench = sub.add_parser("bench", help="random-playout speed of every game")
@@ -109,8 +141,8 @@ def _parser() -> argparse.ArgumentParser:
 
     arena = sub.add_parser("arena", help="measure bots by duplicate deals",
                            description="Duplicate deals with every seat rotation; rules options follow the game.")
-    arena.add_argument("game", choices=list(GAMES))
-    arena.add_argument("--players", required=True, help="comma-separated bots: random, ..., or cmd:COMMAND")
+    arena.add_argument("game", choices=list(GAMES), metavar="GAME", help=f"the game: {', '.join(GAMES)}")
+    arena.add_argument("--players", required=True, help=f"comma-separated bots: {bots}; or cmd:COMMAND")
     arena.add_argument("--deals", type=int, default=100, help="boards (deals) to play (100)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the boards (0)")
     arena.add_argument("--seats", type=int, help="number of seats, where the game allows several")
@@ -127,8 +159,8 @@ def _parser() -> argparse.ArgumentParser:
     selfplay = sub.add_parser("selfplay", help="let bots play and write their records (and a dataset)",
                               description="Bots play the arena's boards, seats taking the players in turn, "
                                           "and the record of every game is written; rules options follow the game.")
-    selfplay.add_argument("game", choices=list(GAMES))
-    selfplay.add_argument("--players", required=True, help="comma-separated bots, seated in turn: heuristic, ...")
+    selfplay.add_argument("game", choices=list(GAMES), metavar="GAME", help=f"the game: {', '.join(GAMES)}")
+    selfplay.add_argument("--players", required=True, help=f"comma-separated bots, seated in turn: {bots}")
     selfplay.add_argument("--deals", type=int, default=100, help="boards (deals) to play (100)")
     selfplay.add_argument("--matches", type=int, default=0, help="also play this many whole matches")
     selfplay.add_argument("--rotate", action="store_true", help="play every seat rotation, as the arena does")
@@ -147,10 +179,10 @@ def _parser() -> argparse.ArgumentParser:
     dataset.add_argument("--out", required=True, help="the dataset: FILE.jsonl or FILE.parquet")
 
     bot = sub.add_parser("bot", help="serve one of osteria's bots over the bot protocol")
-    bot.add_argument("name", help="the bot: random, ...")
+    bot.add_argument("name", help=f"the bot: {bots}")
     bot.add_argument("--stdio", action="store_true", required=True, help="speak JSON lines on stdin/stdout")
     bot.add_argument("--game", choices=list(GAMES), default="tressette", help="the game it plays")
-    bot.add_argument("--seed", type=int)
+    bot.add_argument("--seed", type=int, help="seed of its random choices")
 
     serve = sub.add_parser("serve", help="run the online osteria: tables in the browser with friends and bots")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
@@ -173,9 +205,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="chat lines one address may send to one table a minute, after 5 at once (30)")
 
     verify = sub.add_parser("verify", help="check a record's deals against their revealed seeds")
-    verify.add_argument("file")
+    verify.add_argument("file", help="the record file (osteria/1 JSON) of a match played online")
 
-    sub.add_parser("games", help="list the games")
+    sub.add_parser("games", help="list the games, their numbers of players and their rules options")
     return parser
 
 
@@ -372,7 +404,7 @@ def _play(args: argparse.Namespace, extra: Sequence[str]) -> int:
                                   options=None, level=args.level, load=args.load)
         return PlainTable(match, human_seat=args.seat, lang=args.lang, bots=bots, save=args.save or args.load,
                           review=not args.no_analysis, hint_time=args.hint_time,
-                          review_time=args.analysis_time).run()
+                          review_time=args.analysis_time, resumed_from=args.load).run()
     from osteria.tui.app import play as play_table
 
     return play_table(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
@@ -469,8 +501,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "verify":
             return _verify(args.file)
-        for name in GAMES:
-            print(name)
+        print(games_help())
         return 0
     except RecordError as exc:  # before ValueError, which it is: it says which file
         where = f"{args.file}: " if isinstance(getattr(args, "file", None), str) else ""

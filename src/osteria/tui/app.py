@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group
@@ -32,10 +33,10 @@ from textual.widgets import Button, ProgressBar, Static
 from osteria.bots import Bot
 from osteria.cards import CARD_STRINGS, RANKS, SUIT_SYMBOLS, SUITS, card_symbol, suit_of
 from osteria.engine import IllegalAction, Match
-from osteria.tui.plain import save_match, split_choices, table_match
+from osteria.tui.plain import default_save_path, save_match, split_choices, table_match
 from osteria.tui.review import ReviewWords
 from osteria.tui.words import say
-from osteria.views import card_of, seat_cards, view_for
+from osteria.views import card_of, seat_cards, taken_trick, view_for
 
 if TYPE_CHECKING:
     from osteria.analysis import DealAnalysis, Hint
@@ -405,58 +406,61 @@ class DealScreen(Screen[None]):
         self.dismiss(None)
 
 
-class QuitScreen(ModalScreen[str]):
-    """Leaving before the end: save and quit, quit, or stay."""
+class Dialog(ModalScreen[str]):
+    """A question over the table, answered by one of its buttons: ← and → (or Tab) move between
+    them, Enter presses the one in focus, which is at first the one that changes nothing; Escape
+    answers it too. Each answer is the id of its button."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("escape", "stay", show=False), Binding("y,s", "choose('save')", show=False),
-        Binding("n", "choose('quit')", show=False)]
+        Binding("left", "app.focus_previous", show=False), Binding("right", "app.focus_next", show=False)]
 
-    def __init__(self, lang: str, path: str) -> None:
+    def __init__(self, title: str, body: str, buttons: Sequence[tuple[str, str]], *, safe: str,
+                 keys: Mapping[str, str] | None = None) -> None:
         super().__init__()
-        self.lang, self.path = lang, path
+        self.title_text, self.body, self.buttons, self.safe = title, body, list(buttons), safe
+        self.keys = dict(keys or {})
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(say(self.lang, "quit_title"), style="bold"), classes="dialog-title")
+            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            if self.body:
+                yield Static(self.body, id="text")
             with Horizontal(classes="buttons"):
-                yield Button(say(self.lang, "save_quit") + f" ({self.path})", id="save", variant="primary")
-                yield Button(say(self.lang, "quit_no_save"), id="quit", variant="error")
-                yield Button(say(self.lang, "cancel"), id="stay")
+                for answer, label in self.buttons:
+                    yield Button(label, id=answer, variant="error" if answer == "quit" else "default")
+
+    def on_mount(self) -> None:
+        self.query_one(f"#{self.safe}", Button).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        answer = self.safe if event.key == "escape" else self.keys.get(event.character or "")
+        if answer is not None:
+            event.stop()
+            event.prevent_default()
+            self.dismiss(answer)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id or "stay")
-
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
-
-    def action_stay(self) -> None:
-        self.dismiss("stay")
+        self.dismiss(event.button.id or self.safe)
 
 
-class LastRoundScreen(ModalScreen[bool]):
+def quit_dialog(lang: str, path: str) -> Dialog:
+    """Leaving before the end: save and quit, quit, or stay, which has the focus."""
+    return Dialog(say(lang, "quit_title"), say(lang, "save_where", path=path),
+                  [("save", say(lang, "save_quit")), ("quit", say(lang, "quit_no_save")),
+                   ("stay", say(lang, "cancel"))], safe="stay", keys={"y": "save", "s": "save", "n": "quit"})
+
+
+def replace_dialog(lang: str, path: str) -> Dialog:
+    """Saving over a file that does not hold this match: only if the person says so."""
+    return Dialog(say(lang, "replace_title"), path,
+                  [("replace", say(lang, "replace")), ("keep", say(lang, "keep_file"))], safe="keep")
+
+
+def last_round_dialog(lang: str, last_deal: int) -> Dialog:
     """Declaring the match's last round: the deal it would end with, then yes or cancel."""
-
-    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("escape,n", "choose(False)", show=False), Binding("y,s", "choose(True)", show=False)]
-
-    def __init__(self, lang: str, last_deal: int) -> None:
-        super().__init__()
-        self.lang, self.last_deal = lang, last_deal
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(Text(say(self.lang, "last_round_title"), style="bold"), classes="dialog-title")
-            yield Static(say(self.lang, "last_round_body", n=self.last_deal + 1), id="text")
-            with Horizontal(classes="buttons"):
-                yield Button(say(self.lang, "last_round_yes"), id="yes", variant="primary")
-                yield Button(say(self.lang, "cancel"), id="no")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-    def action_choose(self, yes: bool) -> None:
-        self.dismiss(yes)
+    return Dialog(say(lang, "last_round_title"), say(lang, "last_round_body", n=last_deal + 1),
+                  [("yes", say(lang, "last_round_yes")), ("no", say(lang, "cancel"))],
+                  safe="no", keys={"y": "yes", "s": "yes", "n": "no"})
 
 
 # -- the table -----------------------------------------------------------------------------------
@@ -531,7 +535,12 @@ class TableApp(App[int]):
     - ``analysis``: analyse each finished deal (``analysis_time`` seconds per honest choice,
       ``analysis_nodes`` nodes per open-card solve); ``hint_time``: the maestro's seconds per hint.
     - ``save_path``: where ``s`` saves the match's osteria/1 record, and where it is saved when the
-      match ends."""
+      match ends; without one, ``s`` saves it in the user's data folder under a name of its own.
+      A file that does not hold this match (``resumed_from``, or one saved by this table) is
+      replaced only once the person says so.
+    - ``key_guard``: the seconds after the person's choice during which Enter and digits are
+      ignored, so that a key meant for it (Enter after a number taken at once) does not choose
+      in the next decision."""
 
     CSS = TABLE_CSS
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
@@ -546,7 +555,8 @@ class TableApp(App[int]):
     def __init__(self, match: Match, *, human_seat: int = 0, lang: str = "it", bots: Mapping[int, Bot],
                  levels: Mapping[int, str] | None = None, delay: float = 0.7, save_path: str | None = None,
                  analysis: bool = True, analysis_time: float = 0.2, analysis_nodes: int = 200_000,
-                 hint_time: float = 1.0, seed: int | None = None, trick_pause: float = 1.5) -> None:
+                 hint_time: float = 1.0, seed: int | None = None, trick_pause: float = 1.5,
+                 key_guard: float = 0.4, resumed_from: str | None = None) -> None:
         super().__init__()
         # The side panels fold into the top row below 110 columns; below 34 lines the cards are drawn in one line.
         self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
@@ -558,9 +568,12 @@ class TableApp(App[int]):
         self.levels = dict(levels or {})
         self.delay = delay
         self.trick_pause = trick_pause
+        self.key_guard = key_guard
+        self.decided_at = -key_guard  # when the person last chose
         self.beat: Timer | None = None  # while a trick just taken stays in the middle
-        self.save_path = save_path or f"osteria-{match.game.name}.json"
+        self.save_path = save_path or default_save_path(match.game.name, seed)
         self.save_given = save_path is not None
+        self.own_files = {resumed_from} - {None}  # files that hold this match: replaced without asking
         self.analysis, self.analysis_time, self.analysis_nodes = analysis, analysis_time, analysis_nodes
         self.hint_time = hint_time
         self.seed = seed
@@ -830,7 +843,7 @@ class TableApp(App[int]):
         """Play an action for the seat to move, then draw the table and go on; a trick it ends
         stays in the middle a moment, its taker named."""
         seat = self.match.to_move
-        before = seat_cards(self.match.observation(self.human).get("trick")) or []
+        before = self.match.observation(self.human)
         deals_over = len(self.match.results)
         try:
             self.match.play(action)
@@ -839,35 +852,19 @@ class TableApp(App[int]):
             return
         self.turn += 1
         self.picked, self.card_filter, self.digits = [], None, ""
-        taken = self.trick_taken(before, seat, action, deals_over)
+        ended = len(self.match.results) > deals_over
+        after = self.match.observation(self.human, deal=deals_over) if ended else self.match.observation(self.human)
+        taken = taken_trick(before, seat, action, after) if seat is not None else None
         if taken is not None and self.trick_pause > 0:
             self.busy = True
             await self.redraw()
-            await self.draw_trick(*taken)
+            await self.draw_trick(taken[0], after, taken[1])
             self.beat = self.set_timer(self.trick_pause, self.end_beat)
             return
         # Bots that play at once are not drawn card by card: the table is drawn for the person.
         if self.delay > 0 or self.match.decider not in self.bots or len(self.match.results) > self.results_shown:
             await self.redraw()
         self.advance()
-
-    def trick_taken(self, before: list[tuple[int, str]], seat: int | None, action: str,
-                    deals_over: int) -> tuple[list[tuple[int, str]], Observation, int | None] | None:
-        """The trick an action has just ended, as the person's seat saw it, the observation after
-        it and who took it; None when the action ended no trick."""
-        card = action.split()[0]
-        if seat is None or card_of(card) is None:
-            return None
-        ended = len(self.match.results) > deals_over
-        after = self.match.observation(self.human, deal=deals_over) if ended else self.match.observation(self.human)
-        if len(seat_cards(after.get("trick")) or []) == len(before) + 1:
-            return None  # the trick goes on
-        trick = [*before, (seat, card)]
-        last = after.get("last_trick")
-        if isinstance(last, dict) and seat_cards(last.get("cards")) == trick:
-            return trick, after, last.get("winner")
-        # Where the rules no longer show the trick taken (Quattrigghiu's sixth basi), its taker leads the next.
-        return trick, after, after.get("leader") if not ended else None
 
     async def end_beat(self) -> None:
         """The trick taken leaves the middle, and play goes on."""
@@ -888,7 +885,12 @@ class TableApp(App[int]):
         if not self.human_turn():
             self.set_message(say(self.lang, "not_yours"))
             return
+        self.decided_at = time.monotonic()
         await self.play_action(action)
+
+    def just_chosen(self) -> bool:
+        """Whether the person chose a moment ago: a key then was meant for that choice."""
+        return time.monotonic() - self.decided_at < self.key_guard
 
     def focus_choices(self) -> None:
         """The choices take the keys where there are any; the hand's cards take ← and → anyway."""
@@ -973,6 +975,8 @@ class TableApp(App[int]):
         if event.character is None or not event.character.isdecimal() or not self.human_turn():
             return
         event.stop()
+        if self.just_chosen():
+            return
         self.digits += event.character
         if int(self.digits) * 10 > len(self.choices):  # no further digit can make a listed number
             await self.take_number()
@@ -981,7 +985,10 @@ class TableApp(App[int]):
 
     async def action_take_number(self) -> None:
         """Enter takes typed digits, or confirms a discard whose cards are all picked; otherwise
-        Enter does what it does where it is."""
+        Enter does what it does where it is. An Enter just after a choice was meant for it, and is
+        dropped."""
+        if self.just_chosen():
+            return
         if self.digits:
             await self.take_number()
             return
@@ -1028,7 +1035,7 @@ class TableApp(App[int]):
                                     self.lang))
 
     def action_save(self) -> None:
-        self.notify(self.save())
+        self.save_then(None)
 
     def action_last_round(self) -> None:
         """Declare the match's last round, a control of the table and not a move: where the game
@@ -1045,8 +1052,8 @@ class TableApp(App[int]):
                     self.notify(say(self.lang, "last_round_none", why=exc))
             return
 
-        async def chosen(yes: bool | None) -> None:
-            if not yes or match.last_deal_if_declared(self.human) is None:
+        async def chosen(answer: str | None) -> None:
+            if answer != "yes" or match.last_deal_if_declared(self.human) is None:
                 return
             match.declare_last_round(self.human)
             lines = self.view.match_notes(match.observation(self.human))
@@ -1055,10 +1062,31 @@ class TableApp(App[int]):
                 await self.redraw()
                 self.set_message(" ".join(lines))
 
-        self.push_screen(LastRoundScreen(self.lang, last), chosen)
+        self.push_screen(last_round_dialog(self.lang, last), chosen)
 
-    def save(self) -> str:
-        return save_match(self.match, self.save_path, self.lang)[1]
+    def save_then(self, then: Callable[[], object] | None) -> None:
+        """Save the match, asking first where that would replace a file that does not hold it,
+        then do ``then`` (only if it was saved)."""
+        path = self.save_path
+
+        def write() -> None:
+            saved, said = save_match(self.match, path, self.lang, make_folder=not self.save_given)
+            self.notify(said, severity="information" if saved else "error")
+            if saved:
+                self.own_files.add(path)
+                if then is not None:
+                    then()
+
+        def answered(answer: str | None) -> None:
+            if answer == "replace":
+                write()
+            else:
+                self.notify(say(self.lang, "not_saved"))
+
+        if Path(path).exists() and path not in self.own_files:
+            self.push_screen(replace_dialog(self.lang, path), answered)
+        else:
+            write()
 
     def action_quit_table(self) -> None:
         if self.match.finished:
@@ -1067,12 +1095,11 @@ class TableApp(App[int]):
 
         def chosen(choice: str | None) -> None:
             if choice == "save":
-                self.save()
-                self.exit(0)
+                self.save_then(lambda: self.exit(0))
             elif choice == "quit":
                 self.exit(0)
 
-        self.push_screen(QuitScreen(self.lang, self.save_path), chosen)
+        self.push_screen(quit_dialog(self.lang, self.save_path), chosen)
 
     # -- the maestro's hint ------------------------------------------------------------------------
 
@@ -1118,9 +1145,9 @@ class TableApp(App[int]):
         return totals
 
     def match_over(self) -> None:
-        lines = self.view.match_over(self.match.result()["winners"] or [])
+        lines = self.view.match_end([r.as_json() for r in self.match.results], self.match.result()["winners"] or [])
         if self.save_given:
-            lines.append(self.save())
+            lines.append(save_match(self.match, self.save_path, self.lang)[1])
         self.push_screen(TextScreen(say(self.lang, "match_over_title"), lines, self.lang),
                          lambda _: self.exit(0))
 
@@ -1143,7 +1170,7 @@ def play(game: str | None, *, lang: str = "it", seed: int | None = None, seats: 
         print(say(lang, "error", error=exc), file=sys.stderr)
         return 1
     app = TableApp(match, human_seat=human_seat, lang=lang, bots=bots, levels=dict.fromkeys(bots, level),
-                   delay=delay, save_path=save or load, analysis=analysis, analysis_time=analysis_time,
-                   hint_time=hint_time, seed=seed, trick_pause=trick_pause)
+                   delay=delay, save_path=save or load, resumed_from=load, analysis=analysis,
+                   analysis_time=analysis_time, hint_time=hint_time, seed=seed, trick_pause=trick_pause)
     return app.run() or 0
 
