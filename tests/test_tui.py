@@ -149,7 +149,8 @@ def test_bad_input_gets_a_clear_message_and_a_new_prompt() -> None:
     assert text.count("Mossa non valida:") == 4
     assert "Glossario:" in text and "Arrivederci." in text
     assert "Traceback" not in text
-    assert prompts == [MESSAGES["it"]["prompt"]] * 9
+    assert prompts[:9] == [MESSAGES["it"]["prompt"]] * 9
+    assert prompts[9].startswith("Salvare la partita in ") and len(prompts) == 10, "q offers to save"
 
 
 def test_eof_leaves_cleanly_and_saves_the_match_so_far(tmp_path: Path) -> None:
@@ -187,6 +188,49 @@ def test_quit_offers_to_save(tmp_path: Path, answer: str | None, saved: bool) ->
     assert path.exists() is saved
     if saved:
         osteria.replay(load(path))
+
+
+@pytest.mark.parametrize(("answer", "saved"), [("s", True), ("", False), (None, False)])
+def test_quit_without_a_file_offers_to_save_under_a_name_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     answer: str | None, saved: bool) -> None:
+    """Without --save, q offers the data folder; only a yes saves there."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    prompts: list[str] = []
+    answers = script(["q"] if answer is None else ["q", answer], then=None)
+
+    def recording(prompt: str) -> str:
+        prompts.append(prompt)
+        return answers(prompt)
+
+    assert play("tressette", seed=1, input_fn=recording, output=io.StringIO()) == 0
+    folder = tmp_path / "osteria" / "matches"
+    assert prompts[-1].startswith(f"Salvare la partita in {folder}/tressette-") and prompts[-1].endswith(
+        "-seed1.json? [s/N] ")
+    files = list(folder.glob("tressette-*-seed1.json"))
+    assert len(files) == saved
+    if saved:
+        osteria.replay(load(files[0]))
+
+
+def test_saving_over_a_file_of_another_match_asks_first(tmp_path: Path) -> None:
+    path = tmp_path / "other.json"
+    path.write_text("another match", encoding="utf-8")
+    prompts: list[str] = []
+
+    def answering(*lines: str) -> Callable[[str], str]:
+        answers = script(lines, then=None)
+
+        def recording(prompt: str) -> str:
+            prompts.append(prompt)
+            return answers(prompt)
+        return recording
+
+    out = io.StringIO()
+    assert play("tressette", seed=1, save=str(path), input_fn=answering("q", "s", "n"), output=out) == 1
+    assert path.read_text(encoding="utf-8") == "another match" and "Partita non salvata." in out.getvalue()
+    assert prompts[-1] == f"{path} esiste già: sostituirlo? [s/N] "
+    assert play("tressette", seed=1, save=str(path), input_fn=answering("q", "s", "s"), output=out) == 0
+    osteria.replay(load(path))
 
 
 def test_a_file_that_cannot_be_written_is_reported(tmp_path: Path) -> None:

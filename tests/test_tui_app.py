@@ -3,8 +3,8 @@ the hint, the analysis, saving and resuming, the record viewer, and what the scr
 
 from __future__ import annotations
 
+import argparse
 import asyncio
-import html
 import json
 import random
 import re
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 import osteria
 from osteria.bots import Bot, make_bot, play_bots
@@ -26,11 +26,12 @@ from osteria.records import load
 from osteria.rules import quattrigghiu
 from osteria.tui.app import (
     CARD_TEXT,
-    ActionList,
     CardFace,
+    ChoiceGrid,
     DealScreen,
+    Dialog,
     HintScreen,
-    LastRoundScreen,
+    SeatBox,
     TableApp,
     TextScreen,
 )
@@ -40,42 +41,7 @@ from osteria.tui.words import APP_MESSAGES
 from osteria.views import card_of
 
 from helpers import fill_hands, words_in
-
-SIZE = (110, 44)
-
-
-def new_app(game: str, *, seats: int | None = None, seed: int = 1, lang: str = "it",
-            options: dict[str, Any] | None = None, hands: list[list[int]] | None = None, dealer: int = 3,
-            seated: Mapping[int, Bot] | None = None, **settings: Any) -> TableApp:
-    """A table for seat 0 against bots of level facile that play at once, or the bots ``seated``
-    at their seats; with ``hands``, the first deal is dealt so."""
-    match, bots = table_match(game, lang=lang, seed=seed, seats=seats, human_seat=0, options=options,
-                              level="facile", load=None)
-    bots.update(seated or {})
-    if hands is not None:
-        match.deals.clear()
-        dealt = {c for hand in hands for c in hand}
-        rest = [c for c in match.game.deck.cards if c not in dealt]
-        match.begin_deal(hands, match.game.stock_from_rest(rest), dealer % match.game.seats)
-    settings = {"delay": 0.0, "analysis": False, **settings}
-    return TableApp(match, human_seat=0, lang=lang, bots=bots, levels=dict.fromkeys(bots, "facile"), **settings)
-
-
-async def settle(pilot: Any, app: TableApp, *, limit: float = 20.0) -> None:
-    """Wait until the person is to choose, or a screen over the table waits for the person."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + limit
-    while loop.time() < end:
-        await pilot.pause()
-        if app.human_turn() or app.screen is not app.screen_stack[0]:
-            return
-    raise AssertionError("the table never came back to the person")
-
-
-def screen_text(app: TableApp) -> str:
-    """The text of the screen as drawn, from its SVG picture."""
-    svg = app.export_screenshot()
-    return html.unescape(re.sub(r"<[^>]+>", " ", svg)).replace("\xa0", " ")
+from table_helpers import SIZE, new_app, screen_text, settle
 
 
 def shown_cards(app: TableApp) -> set[int]:
@@ -108,23 +74,30 @@ def kind(action: str) -> str:
 
 
 async def choose(pilot: Any, app: TableApp, action: str) -> None:
-    """Choose an action as a person would: a discard by picking its cards then Enter, a card with
-    no variant by clicking it, anything else by typing its number in the list."""
+    """Choose an action as a person would: a discard by picking its cards then Enter, a card by
+    clicking it (then its way of being played by number, where it has several), anything else by
+    typing its number."""
     words = action.split()
     if words[0] in app.typed:
         for card in words[1:]:
             await pilot.click(f"#card-{card}")
         await pilot.press("enter")
         return
-    variants = [a for a in app.observation["legal_actions"] if a.split()[0] == words[0]]
-    if kind(action) == "card" and len(variants) == 1:
-        await pilot.click(f"#card-{action}")
-        return
-    number = app.choices.index(action) + 1
+    if card_of(words[0]) is not None:
+        variants = [a for a in app.observation["legal_actions"] if a.split()[0] == words[0]]
+        await pilot.click(f"#card-{words[0]}")
+        if len(variants) == 1:
+            return
+        await pilot.pause()
+    await type_number(pilot, app, app.choices.index(action) + 1)
+
+
+async def type_number(pilot: Any, app: TableApp, number: int) -> None:
+    """Type a choice's number, then Enter where a further digit could follow (the number waits for it)."""
     for digit in str(number):
         await pilot.press(digit)
     if number * 10 <= len(app.choices):
-        await pilot.press("enter")  # a further digit could follow: Enter takes the number as typed
+        await pilot.press("enter")
 
 
 Chooser = Callable[[TableApp, list[str]], str]
@@ -150,7 +123,10 @@ async def play_deal(app: TableApp, pick: Chooser, *, check_screen: bool = True) 
             if isinstance(app.screen, DealScreen):
                 break
             legal = app.observation["legal_actions"]
-            listed = [*app.choices, *(a for group in app.typed.values() for a in group)]
+            # A card of the hand stands for each of its ways of being played.
+            listed = [way for choice in app.choices for way in
+                      ([a for a in legal if a.split()[0] == choice] if card_of(choice) is not None else [choice])]
+            listed += [a for group in app.typed.values() for a in group]
             assert sorted(listed) == sorted(legal), "every legal action is a choice, and only those"
             if check_screen:
                 check_nothing_hidden_shown(app)
@@ -236,8 +212,7 @@ async def choose_when_offered(pilot: Any, app: TableApp, wanted: str, pick: Call
         await choose(pilot, app, pick(app))
     else:
         raise AssertionError(f"{wanted!r} was never offered")
-    listed = app.query_one(ActionList).get_option_at_index(app.choices.index(wanted))
-    assert app.view.action(wanted) in str(listed.prompt), "the choice is listed in the game's words"
+    assert app.view.action(wanted) in app.query_one(ChoiceGrid).labels, "the choice is listed in the game's words"
     before = len(app.match.deals[0].deal.history)
     await choose(pilot, app, wanted)
     await pilot.pause()
@@ -538,7 +513,7 @@ def test_the_dealer_calls_mano_with_m_and_the_match_ends_after_that_round(tmp_pa
             assert button.display, "the dealer is offered the last round"
             await pilot.press("m")
             await pilot.pause()
-            assert isinstance(app.screen, LastRoundScreen)
+            assert isinstance(app.screen, Dialog)
             assert "smazzata 3" in screen_text(app)
             await pilot.press("escape")  # not yet
             await pilot.pause()
@@ -582,3 +557,304 @@ def test_m_is_refused_to_a_seat_that_is_not_the_dealer() -> None:
             assert "only the dealer, seat 1, may call mano" in screen_text(app)
 
     asyncio.run(run())
+
+
+# -- the table fits the terminal ---------------------------------------------------------------
+
+
+def on_screen(app: TableApp, widget: Any) -> bool:
+    """Whether a widget is drawn whole within the screen, not scrolled away nor cut."""
+    region = widget.region
+    return widget.display and region.width > 0 and app.screen.region.contains_region(region) \
+        and app.screen.find_widget(widget) is not None
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), CONFIGS)
+def test_at_80x24_the_hand_the_trick_every_seat_and_the_score_are_seen_at_once(
+        game: str, seats: int | None, options: dict[str, Any]) -> None:
+    app = new_app(game, seats=seats, options=options, seed=5)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(80):  # to the person's turn with cards on the table
+                await settle(pilot, app)
+                if app.screen is not app.screen_stack[0]:
+                    await pilot.press("enter")
+                    continue
+                if app.observation.get("trick") and app.choices:
+                    break
+                await choose(pilot, app, app.choices[0] if app.choices else next(iter(app.typed.values()))[0])
+            text = screen_text(app)
+            assert all(app.view.name(seat) in text for seat in range(app.match.game.seats)), "every seat is named"
+            faces = list(app.query(CardFace).results(CardFace))
+            assert faces and all(on_screen(app, face) for face in faces), "the hand and the trick are seen"
+            assert len([f for f in faces if f.parent is app.query_one("#hand")]) == len(app.hand_cards())
+            assert app.view.scores(app.observation)[0].split(":")[0] in text, "the score is seen"
+            assert on_screen(app, app.query_one("#toolbar"))
+            grid = app.query_one(ChoiceGrid)
+            assert not grid.display or on_screen(app, grid)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_every_bid_of_calabresella_is_seen_sola_included(size: tuple[int, int]) -> None:
+    app = new_app("calabresella", seats=3, hands=fill_hands("calabresella", [], seats=3), dealer=2)
+
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            assert len(app.choices) >= 30 and "sola" in app.choices
+            grid = app.query_one(ChoiceGrid)
+            assert on_screen(app, grid) and grid.region.height == len(grid.rows(grid.content_size.width)) + 2
+            text = screen_text(app)
+            assert all(re.search(rf"(?<!\d){n} ", text) for n in range(1, len(app.choices) + 1))
+            assert "sola" in text
+
+    asyncio.run(run())
+
+
+def test_six_at_traversone_fit_80_columns() -> None:
+    app = new_app("traversone", seats=6, seed=3, trick_pause=600.0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while app.beat is None:  # to a trick of six cards, just taken
+                await settle(pilot, app)
+                if app.human_turn():
+                    await choose(pilot, app, app.choices[0])
+            boxes = [box for box in app.query(SeatBox).results(SeatBox) if on_screen(app, box)]
+            assert sorted(box.seat for box in boxes) == [1, 2, 3, 4, 5], "every other seat has its box"
+            trick = [face for face in app.query("#trick CardFace").results(CardFace)]
+            assert len(trick) == 6 and all(on_screen(app, face) for face in trick)
+
+    asyncio.run(run())
+
+
+def test_the_dummy_says_whose_turn_it_is_at_80x24() -> None:
+    app = new_app("tressette", options={"morto": [2]}, seed=7)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(40):
+                await settle(pilot, app)
+                if app.deciding_for() == 2:
+                    break
+                await choose(pilot, app, app.choices[0])
+            dummy = next(box for box in app.query(SeatBox).results(SeatBox) if box.seat == 2 and box.display
+                         and on_screen(app, box))
+            assert dummy.has_class("to-move") and dummy.border_title.startswith("▶")
+            assert "giochi tu per lui" in screen_text(app)
+
+    asyncio.run(run())
+
+
+# -- a trick taken, and where the seats sit ----------------------------------------------------
+
+
+def test_a_trick_taken_stays_in_the_middle_with_its_taker_until_a_key() -> None:
+    app = new_app("tressette", seed=4, trick_pause=600.0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while app.beat is None:
+                await settle(pilot, app)
+                if app.human_turn():
+                    await choose(pilot, app, app.choices[0])
+            last = app.match.observation(0)["last_trick"]
+            shown = [face.card for face in app.query("#trick CardFace").results(CardFace)]
+            assert shown == [card for _, card in last["cards"]], "the trick's four cards, the last one landed"
+            assert f"Presa da {app.view.name_object(last['winner'])}" in screen_text(app)
+            assert not app.human_turn(), "nothing is played while the trick is on show"
+            await pilot.press("space")
+            await pilot.pause()
+            await settle(pilot, app)
+            shown = [face.card for face in app.query("#trick CardFace").results(CardFace)]
+            assert app.beat is None and shown == [card for _, card in app.observation["trick"]], "the next trick"
+            assert "Presa da" not in screen_text(app)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize(("size", "seats"), [((120, 40), 4), ((80, 24), 4), ((80, 24), 6)])
+def test_the_seats_sit_counter_clockwise_in_the_order_play_goes_round(size: tuple[int, int], seats: int) -> None:
+    game = "tressette" if seats == 4 else "traversone"
+    app = new_app(game, seats=None if seats == 4 else seats)
+
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            boxes = {box.seat: box.region for box in app.query(SeatBox).results(SeatBox) if on_screen(app, box)}
+            assert sorted(boxes) == list(range(1, seats))
+            if size[0] >= 110:  # seat 1, who plays after the person, sits at the right; the last at the left
+                center = app.query_one("#center").region
+                assert boxes[1].x >= center.right and boxes[seats - 1].right <= center.x
+            # Across the top, play runs from right to left.
+            top = sorted((s for s in boxes if boxes[s].y == min(r.y for r in boxes.values())), key=lambda s: boxes[s].x)
+            assert top == sorted(top, reverse=True)
+
+    asyncio.run(run())
+
+
+# -- saving, dialogs and typed numbers ---------------------------------------------------------
+
+
+def focused_button(app: TableApp) -> str | None:
+    return app.focused.id if isinstance(app.focused, Button) else None
+
+
+def test_the_quit_dialog_starts_on_cancel_and_the_arrows_move_between_its_buttons(tmp_path: Path) -> None:
+    path = tmp_path / "kept.json"
+    app = new_app("tressette", seed=9, save_path=str(path))
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("q")
+            await pilot.pause()
+            assert isinstance(app.screen, Dialog) and focused_button(app) == "stay"
+            await pilot.press("left")
+            assert focused_button(app) == "quit"
+            await pilot.press("left")
+            assert focused_button(app) == "save"
+            await pilot.press("right", "right")
+            assert focused_button(app) == "stay"
+            await pilot.press("enter")  # stays: nothing saved, the match goes on
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0] and app.is_running and not path.exists()
+
+    asyncio.run(run())
+
+
+def test_each_match_is_saved_under_a_name_of_its_own_in_the_data_folder(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    first, second = new_app("sancagna", seed=1), new_app("sancagna", seed=2)
+    assert first.save_path != second.save_path
+    assert Path(first.save_path).parent == tmp_path / "osteria" / "matches"
+    assert "sancagna" in Path(first.save_path).name and "seed1" in Path(first.save_path).name
+
+    async def run() -> None:
+        async with first.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, first)
+            await pilot.press("s")
+            await pilot.pause()
+
+    asyncio.run(run())
+    assert load(first.save_path) == first.match.record()
+
+
+def test_saving_over_another_file_asks_first_and_keeps_it_by_default(tmp_path: Path) -> None:
+    path = tmp_path / "other.json"
+    path.write_text("another match", encoding="utf-8")
+    app = new_app("traversone", seed=3, save_path=str(path))
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("s")
+            await pilot.pause()
+            assert isinstance(app.screen, Dialog) and focused_button(app) == "keep"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert path.read_text(encoding="utf-8") == "another match"
+            await pilot.press("s")
+            await pilot.pause()
+            await pilot.click("#replace")
+            await pilot.pause()
+            assert load(path) == app.match.record()
+            await pilot.press("s")  # the file now holds this match: saved again without asking
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0]
+
+    asyncio.run(run())
+
+
+def test_a_number_that_could_grow_waits_for_enter_and_no_key_carries_into_the_next_choice() -> None:
+    app = new_app("calabresella", seats=3, hands=fill_hands("calabresella", [], seats=3), dealer=2, key_guard=0.5)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert len(app.choices) >= 30
+            await pilot.press("1")  # 10 to 19 could follow: it waits, however long
+            await pilot.pause(1.0)
+            assert app.match.deals[0].deal.history == [] and "Invio" in screen_text(app)
+            await pilot.press("escape")  # forgets it
+            fourth = app.choices[3]
+            await pilot.press("4")  # no 40 in the list: taken at once
+            played = len(app.match.deals[0].deal.history)
+            await pilot.press("enter")  # meant for the 4, not for the next choice
+            await settle(pilot, app)
+            history = app.match.record()["deals"][0]["actions"]
+            assert played == 1 and history[0] == [0, fourth]
+            assert sum(1 for seat, _ in history if seat == 0) == 1, "the Enter chose nothing more"
+
+    asyncio.run(run())
+
+
+# -- the end of a match, and the record viewer -------------------------------------------------
+
+
+def test_the_end_of_a_match_gives_the_final_score_and_each_deal_once() -> None:
+    app = new_app("traversone", seats=3, seed=2, options={"target": 1})
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await settle(pilot, app)
+                if isinstance(app.screen, DealScreen):
+                    await pilot.press("enter")
+                elif isinstance(app.screen, TextScreen):
+                    break
+                else:
+                    await choose(pilot, app, app.choices[0])
+            assert app.match.finished and isinstance(app.screen, TextScreen)
+            text = screen_text(app)
+            assert text.count("Partita finita") == 1
+            totals = app.match.totals()
+            assert app.view.scores({"totals": totals})[0].split(":")[0] in text
+            assert all(f"Smazzata {n}:" in text for n in range(1, len(app.match.results) + 1))
+
+    asyncio.run(run())
+
+
+def test_the_viewer_names_each_deal_who_took_each_trick_and_the_running_score() -> None:
+    record = finished_record("tressette", 5, target=21)
+    viewer = RecordViewer(record)
+    assert len(viewer.match.results) >= 2
+    second = next(i for i, frame in enumerate(viewer.frames) if frame.deal == 1)
+    viewer.position = second
+    text = "\n".join(viewer.lines())
+    assert "Smazzata 2 · tressette · mazziere: " in text and "?" not in text
+    totals = viewer.match.results[0].delta
+    assert f"noi ({viewer.view.name(0)}, {viewer.view.name(2)}) {totals[0]}" in text, "the score after deal 1"
+    viewer.position = second + 1  # the first trick of deal 2
+    frame = viewer.frames[viewer.position]
+    text = "\n".join(viewer.lines())
+    assert frame.taker is not None and f"Presa da {viewer.view.name(frame.taker)}" in text
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+def test_every_command_and_argument_says_what_it_is(capsys: pytest.CaptureFixture[str]) -> None:
+    from osteria.cli import _parser
+
+    parser = _parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helped = {choice.dest for choice in commands._choices_actions if choice.help}
+    assert helped == set(commands.choices), "every command has a line of help"
+    for name, command in commands.choices.items():
+        silent = [a.dest for a in command._actions if not a.help]
+        assert not silent, f"osteria {name}: {silent} have no help"
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"osteria {osteria.__version__}"
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    shown = capsys.readouterr().out
+    assert "--segni nord|sud|muto" in shown and "--asso-bastoni 1|11|18" in shown
+    assert "random, heuristic, ismcts, pimc" in shown and "random, ..." not in shown
+    assert main(["games"]) == 0
+    assert "traversone (3, 4, 5, 6 players, 4 by default)" in capsys.readouterr().out

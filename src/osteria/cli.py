@@ -67,26 +67,60 @@ def game_options(game: str, words: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def games_help() -> str:
+    """Each game with its numbers of players and its rules options, their values and defaults."""
+    lines = []
+    for name, game in GAMES.items():
+        counts = ", ".join(map(str, game.seat_counts))
+        players = f"{counts} players" + (f", {game.default_seats} by default" if len(game.seat_counts) > 1 else "")
+        lines.append(f"{name} ({players})")
+        for spec in game.option_specs:
+            kind = "SEATS" if isinstance(spec.default, list) else "N" if isinstance(spec.default, int) else "WORD"
+            values = "|".join(_value_word(c) for c in spec.choices) if spec.choices else kind
+            doc = f": {spec.doc}" if spec.doc else ""
+            lines.append(f"  --{spec.name.replace('_', '-')} {values} (default {_value_word(spec.default)}){doc}")
+    return "\n".join(lines)
+
+
+def _value_word(value: object) -> str:
+    """A value as typed on the command line."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "none"
+    return str(value)
+
+
 def _parser() -> argparse.ArgumentParser:
+    from osteria import __version__
+    from osteria.bots import BOTS
+
+    bots = ", ".join(BOTS)
     parser = argparse.ArgumentParser(prog="osteria", description="Italy's regional trick-taking card games.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"osteria {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a game in the terminal against bots",
+                          formatter_class=argparse.RawDescriptionHelpFormatter,
                           description="Play against bots. Rules options follow the game: "
-                                      "osteria play tressette --target 41 --segni sud")
-    play.add_argument("game", nargs="?", choices=list(GAMES))
+                                      "osteria play tressette --target 41 --segni sud",
+                          epilog="the games and their rules options:\n" + games_help())
+    play.add_argument("game", nargs="?", choices=list(GAMES), metavar="GAME",
+                      help=f"the game: {', '.join(GAMES)} (none with --load)")
     play.add_argument("--lang", choices=["it", "en"], default="it", help="language of the table (it)")
     play.add_argument("--seed", type=int, help="deal reproducibly from this seed")
     play.add_argument("--players", type=int, help="number of players, where the game allows several")
     play.add_argument("--seat", type=int, default=0, help="your seat (0)")
     play.add_argument("--save", metavar="FILE", help="save the record of the match to FILE")
     play.add_argument("--level", default="medio",
-                      help="the bots' level: facile, medio (default), difficile, maestro; or random; "
+                      help=f"the bots' level: facile, medio (default), difficile, maestro; or any bot: {bots}; "
                       "or an outside engine in every bot's seat, cmd:COMMAND or cmd:COMMAND?NAME=VALUE&...")
     play.add_argument("--plain", action="store_true", help="plain lines of text, for scripts and screen readers")
     play.add_argument("--load", metavar="FILE", help="resume the unfinished match saved in FILE")
     play.add_argument("--open", metavar="RECORD", help="step through a record, as osteria view does")
     play.add_argument("--delay", type=float, default=0.7, help="seconds before a bot's card lands (0.7)")
+    play.add_argument("--trick-pause", type=float, default=1.5,
+                      help="seconds a trick just taken stays in the middle, its taker named (1.5; a key goes on)")
     play.add_argument("--hint-time", type=float, default=1.0, help="the maestro's seconds per hint (1)")
     play.add_argument("--analysis-time", type=float, default=0.2,
                       help="the maestro's seconds per choice in the analysis after each deal (0.2)")
@@ -94,13 +128,13 @@ def _parser() -> argparse.ArgumentParser:
     _engine_arguments(play)
 
     view = sub.add_parser("view", help="step through a record trick by trick, every hand in view")
-    view.add_argument("record")
+    view.add_argument("record", help="the record file (osteria/1 JSON), as --save writes it")
     view.add_argument("--lang", choices=["it", "en"], default="it", help="language of the table (it)")
     view.add_argument("--seat", type=int, default=0,
                       help="the seat whose hand shows in a deal still in progress (0)")
 
     rep = sub.add_parser("replay", help="check a record and print its result")
-    rep.add_argument("file")
+    rep.add_argument("file", help="the record file (osteria/1 JSON)")
     rep.add_argument("--json", action="store_true", help="print the result as JSON")
 
     bench = sub.add_parser("bench", help="random-playout speed of every game")
@@ -110,8 +144,8 @@ def _parser() -> argparse.ArgumentParser:
 
     arena = sub.add_parser("arena", help="measure bots by duplicate deals",
                            description="Duplicate deals with every seat rotation; rules options follow the game.")
-    arena.add_argument("game", choices=list(GAMES))
-    arena.add_argument("--players", required=True, help="comma-separated bots: random, ..., or outside engines: "
+    arena.add_argument("game", choices=list(GAMES), metavar="GAME", help=f"the game: {', '.join(GAMES)}")
+    arena.add_argument("--players", required=True, help=f"comma-separated bots: {bots}; or outside engines: "
                        "cmd:COMMAND, cmd:COMMAND?NAME=VALUE&... with the engine's options")
     arena.add_argument("--deals", type=int, default=100, help="boards (deals) to play (100)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the boards (0)")
@@ -129,8 +163,8 @@ def _parser() -> argparse.ArgumentParser:
     selfplay = sub.add_parser("selfplay", help="let bots play and write their records (and a dataset)",
                               description="Bots play the arena's boards, seats taking the players in turn, "
                                           "and the record of every game is written; rules options follow the game.")
-    selfplay.add_argument("game", choices=list(GAMES))
-    selfplay.add_argument("--players", required=True, help="comma-separated bots, seated in turn: heuristic, ...")
+    selfplay.add_argument("game", choices=list(GAMES), metavar="GAME", help=f"the game: {', '.join(GAMES)}")
+    selfplay.add_argument("--players", required=True, help=f"comma-separated bots, seated in turn: {bots}")
     selfplay.add_argument("--deals", type=int, default=100, help="boards (deals) to play (100)")
     selfplay.add_argument("--matches", type=int, default=0, help="also play this many whole matches")
     selfplay.add_argument("--rotate", action="store_true", help="play every seat rotation, as the arena does")
@@ -149,7 +183,7 @@ def _parser() -> argparse.ArgumentParser:
     dataset.add_argument("--out", required=True, help="the dataset: FILE.jsonl or FILE.parquet")
 
     bot = sub.add_parser("bot", help="serve one of osteria's bots over the bot protocol (docs/protocol.md)")
-    bot.add_argument("name", help="the bot: random, ...")
+    bot.add_argument("name", help=f"the bot: {bots}")
     bot.add_argument("--stdio", action="store_true", required=True, help="speak JSON lines on stdin/stdout")
     bot.add_argument("--game", choices=list(GAMES), default="tressette",
                      help="the game it plays until a new_match names one (tressette)")
@@ -176,9 +210,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="chat lines one address may send to one table a minute, after 5 at once (30)")
 
     verify = sub.add_parser("verify", help="check a record's deals against their revealed seeds")
-    verify.add_argument("file")
+    verify.add_argument("file", help="the record file (osteria/1 JSON) of a match played online")
 
-    sub.add_parser("games", help="list the games")
+    sub.add_parser("games", help="list the games, their numbers of players and their rules options")
     return parser
 
 
@@ -437,7 +471,7 @@ def _play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         try:
             return PlainTable(match, human_seat=args.seat, lang=args.lang, bots=bots, save=args.save or args.load,
                               review=not args.no_analysis, hint_time=args.hint_time,
-                              review_time=args.analysis_time).run()
+                              review_time=args.analysis_time, resumed_from=args.load).run()
         finally:
             close_bots(bots)
     from osteria.tui.app import play as play_table
@@ -445,7 +479,7 @@ def _play(args: argparse.Namespace, extra: Sequence[str]) -> int:
     return play_table(args.game, lang=args.lang, seed=args.seed, seats=args.players, human_seat=args.seat,
                       save=args.save, options=options, level=args.level, load=args.load, delay=args.delay,
                       hint_time=args.hint_time, analysis=not args.no_analysis, analysis_time=args.analysis_time,
-                      time_control=time_control, start_limit=start_limit)
+                      time_control=time_control, start_limit=start_limit, trick_pause=args.trick_pause)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -535,8 +569,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "verify":
             return _verify(args.file)
-        for name in GAMES:
-            print(name)
+        print(games_help())
         return 0
     except RecordError as exc:  # before ValueError, which it is: it says which file
         where = f"{args.file}: " if isinstance(getattr(args, "file", None), str) else ""

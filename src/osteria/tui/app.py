@@ -12,27 +12,31 @@ from __future__ import annotations
 import re
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.console import Group
 from rich.text import Text
 from textual import events, work
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, OptionList, ProgressBar, Static
-from textual.widgets.option_list import Option
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Button, ProgressBar, Static
 
 from osteria.bots import Bot
 from osteria.cards import CARD_STRINGS, RANKS, SUIT_SYMBOLS, SUITS, card_symbol, suit_of
 from osteria.engine import IllegalAction, Match
-from osteria.tui.plain import close_bots, save_match, split_choices, table_match
+from osteria.tui.plain import close_bots, default_save_path, save_match, split_choices, table_match
 from osteria.tui.review import ReviewWords
 from osteria.tui.words import say
-from osteria.views import card_of, seat_cards, view_for
+from osteria.views import card_of, seat_cards, taken_trick, view_for
 
 if TYPE_CHECKING:
     from osteria.analysis import DealAnalysis, Hint
@@ -45,8 +49,6 @@ SUIT_COLOURS = ("#b8860b", "#c0392b", "#1f4e9c", "#2e7d32")
 CARD_PAPER = "#fbf6e9"
 # A card as the views write it: its rank and its suit's symbol, as a word of its own.
 CARD_TEXT = re.compile(rf"(?<!\w)[{re.escape(RANKS)}][{''.join(SUIT_SYMBOLS)}](?!\w)")
-# Seconds to wait for a second digit before a typed number is taken as it is.
-DIGIT_WAIT = 0.8
 
 
 def coloured(text: str) -> Text:
@@ -63,8 +65,9 @@ def lines_text(lines: Sequence[str]) -> Text:
 
 
 class CardFace(Static):
-    """One card, face up: its rank and suit symbol in the suit's colour. Clicking it (or Enter on
-    it) chooses it."""
+    """One card, face up: its rank and suit symbol in the suit's colour, and the number that
+    chooses it where it is a choice, below them; in a short terminal the card is one line,
+    ``4♦``. Clicking it (or Enter on it) chooses it."""
 
     class Chosen(Message):
         def __init__(self, card: str) -> None:
@@ -75,22 +78,29 @@ class CardFace(Static):
         Binding("enter,space", "choose", show=False)]
 
     def __init__(self, card: str, *, playable: bool = False, picked: bool = False, focusable: bool = False,
-                 id: str | None = None) -> None:
+                 number: int | None = None, id: str | None = None) -> None:
         self.card = card
+        self.number = number
         self.can_focus = focusable
         c = card_of(card)
         suit = SUITS[suit_of(c)] if c is not None else "d"
         marks = [mark for mark, on in (("playable", playable), ("picked", picked)) if on]
         classes = " ".join(["card", f"suit-{suit}", *marks])
-        super().__init__(self.face(card), id=id, classes=classes)
+        super().__init__(id=id, classes=classes)
 
-    @staticmethod
-    def face(card: str) -> Text:
-        c = card_of(card)
+    def render(self) -> Text:
+        c = card_of(self.card)
         if c is None:
-            return Text(card)
+            return Text(self.card)
         symbol = card_symbol(c)
-        return Text(f"{symbol[0]}\n{symbol[1]}", justify="center")
+        rank, suit = symbol[0], symbol[1:]
+        if self.content_size.height < 2:
+            return Text(f"{rank}{suit}", justify="center")
+        number = "" if self.number is None else str(self.number)
+        if self.styles.border_top[0] in ("", "none"):  # the short form: its number below it
+            return Text(f"{rank}{suit}\n") + Text(number, style="not bold #123f26", justify="center")
+        face = Text(f"{rank}\n{suit}", justify="center")
+        return face + Text(f"\n{number}", style="not bold #5b5440") if self.content_size.height >= 3 else face
 
     def on_click(self) -> None:
         self.post_message(self.Chosen(self.card))
@@ -100,12 +110,169 @@ class CardFace(Static):
 
 
 class SeatBox(Static):
-    """A seat at the table: its name, bot level, dealer and turn marks, and its cards: face down,
-    or face up where the rules show them (a dummy)."""
+    """A seat at the table: its name in the box's edge (marked ▶ when it is to move), its bot
+    level, the dealer's mark, and its cards: face down, or face up where the rules show them (a
+    dummy). A seat beside the middle has a second box in the top row, shown instead of it when
+    the terminal is too narrow for the side panels."""
+
+    def __init__(self, seat: int, *, classes: str = "") -> None:
+        super().__init__(classes=f"seat seat-{seat} {classes}".strip())
+        self.seat = seat
 
 
-class ActionList(OptionList):
-    """The choices of the person's turn; a click or Enter plays one."""
+# Choices that begin with the same word, at least this many, are listed once under that word
+# (the 32 calls of Calabresella: chiamo A♦ 2♦ 5♦ …).
+GROUPED = 6
+
+
+class ChoiceGrid(Widget, can_focus=True):
+    """The choices that are not a card of the hand (bids, calls, declarations, a card's ways of
+    being played), numbered, in as many columns as the width holds, so that a long list (the 32
+    calls of Calabresella) is seen whole: choices that begin with the same word are listed under
+    that word, once. The arrows move over them; Enter or a click takes one."""
+
+    class Selected(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("up", "move(-1, 0)", show=False), Binding("down", "move(1, 0)", show=False),
+        Binding("left", "move(0, -1)", show=False), Binding("right", "move(0, 1)", show=False),
+        Binding("enter,space", "select", show=False)]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.labels: list[str] = []
+        self.numbers: list[int] = []
+        self.cursor = 0
+
+    def show(self, labels: Sequence[str], numbers: Sequence[int], cursor: int = 0) -> None:
+        self.labels, self.numbers = list(labels), list(numbers)
+        self.cursor = min(cursor, max(0, len(self.labels) - 1))
+        self.refresh(layout=True)
+
+    def groups(self) -> list[tuple[str, list[int]]]:
+        """The choices in runs: a word said once and the choices under it, or ("", one choice)."""
+        runs: list[tuple[str, list[int]]] = []
+        for i, label in enumerate(self.labels):
+            word = label.split(" ", 1)[0] if " " in label else ""
+            if runs and word and runs[-1][0] == word:
+                runs[-1][1].append(i)
+            else:
+                runs.append((word, [i]))
+        grouped: list[tuple[str, list[int]]] = []
+        for word, members in runs:
+            if word and len(members) >= GROUPED:
+                grouped.append((word, members))
+            else:
+                grouped += [("", [i]) for i in members]
+        return grouped
+
+    def entry(self, index: int, word: str) -> str:
+        """A choice as listed: its number, and its words (without the word of its group)."""
+        digits = len(str(max(self.numbers, default=1)))
+        label = self.labels[index].split(" ", 1)[1] if word else self.labels[index]
+        return f"{self.numbers[index]:>{digits}} {label}"
+
+    def rows(self, width: int) -> list[list[tuple[int, int, str]]]:
+        """The choices placed in rows: (index, column where it starts, its text); each group
+        starts a row, its word first."""
+        rows: list[list[tuple[int, int, str]]] = []
+        loose = [i for word, members in self.groups() if not word for i in members]
+        loose_cell = max((len(self.entry(i, "")) for i in loose), default=0) + 2
+        row: list[tuple[int, int, str]] = []
+        x = 0
+        for word, members in self.groups():
+            if word:
+                if row:
+                    rows.append(row)
+                cell = max(len(self.entry(i, word)) for i in members) + 2
+                indent = len(word) + 1
+                row, x = [], indent
+                for i in members:
+                    if x + cell > width and row:
+                        rows.append(row)
+                        row, x = [], indent
+                    row.append((i, x, self.entry(i, word)))
+                    x += cell
+                rows.append(row)
+                row, x = [], 0
+            else:
+                (i,) = members
+                if x + loose_cell > width and row:
+                    rows.append(row)
+                    row, x = [], 0
+                row.append((i, x, self.entry(i, "")))
+                x += loose_cell
+        if row:
+            rows.append(row)
+        return rows
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.rows(width))
+
+    def render(self) -> Text:
+        words = {members[0]: word for word, members in self.groups() if word}
+        lines = []
+        for row in self.rows(self.content_size.width):
+            line = Text()
+            first = row[0][0]
+            if first in words:
+                line.append(words[first] + " ", style="bold")
+            for index, x, text in row:
+                line.pad_right(x - line.cell_len)
+                number, _, said = text.partition(" ")
+                entry = Text(number + " ", style="bold #ffd75e") + coloured(said)
+                if index == self.cursor and self.has_focus:
+                    entry.stylize("reverse")
+                line.append_text(entry)
+            lines.append(line)
+        return Text("\n").join(lines)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def place(self, index: int) -> tuple[int, int]:
+        """The row of a choice and its place in the row."""
+        for r, row in enumerate(self.rows(self.content_size.width)):
+            for k, (i, _, _) in enumerate(row):
+                if i == index:
+                    return r, k
+        return 0, 0
+
+    def action_move(self, rows: int, columns: int) -> None:
+        """Left and right go through the choices in order; up and down to the choice above or below."""
+        if not self.labels:
+            return
+        if columns:
+            self.cursor = max(0, min(len(self.labels) - 1, self.cursor + columns))
+        else:
+            grid = self.rows(self.content_size.width)
+            r, k = self.place(self.cursor)
+            if 0 <= r + rows < len(grid):
+                x = grid[r][k][1]
+                self.cursor = min(grid[r + rows], key=lambda cell: abs(cell[1] - x))[0]
+        self.refresh()
+
+    def action_select(self) -> None:
+        if self.labels:
+            self.post_message(self.Selected(self.cursor))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        grid = self.rows(self.content_size.width)
+        if offset is None or not 0 <= offset.y < len(grid):
+            return
+        for index, x, text in grid[offset.y]:
+            if x <= offset.x < x + len(text) + 1:
+                self.cursor = index
+                self.focus()
+                self.post_message(self.Selected(index))
+                return
 
 
 # -- screens over the table ----------------------------------------------------------------------
@@ -240,73 +407,84 @@ class DealScreen(Screen[None]):
         self.dismiss(None)
 
 
-class QuitScreen(ModalScreen[str]):
-    """Leaving before the end: save and quit, quit, or stay."""
+class Dialog(ModalScreen[str]):
+    """A question over the table, answered by one of its buttons: ← and → (or Tab) move between
+    them, Enter presses the one in focus, which is at first the one that changes nothing; Escape
+    answers it too. Each answer is the id of its button."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("escape", "stay", show=False), Binding("y,s", "choose('save')", show=False),
-        Binding("n", "choose('quit')", show=False)]
+        Binding("left", "app.focus_previous", show=False), Binding("right", "app.focus_next", show=False)]
 
-    def __init__(self, lang: str, path: str) -> None:
+    def __init__(self, title: str, body: str, buttons: Sequence[tuple[str, str]], *, safe: str,
+                 keys: Mapping[str, str] | None = None) -> None:
         super().__init__()
-        self.lang, self.path = lang, path
+        self.title_text, self.body, self.buttons, self.safe = title, body, list(buttons), safe
+        self.keys = dict(keys or {})
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(say(self.lang, "quit_title"), style="bold"), classes="dialog-title")
+            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            if self.body:
+                yield Static(self.body, id="text")
             with Horizontal(classes="buttons"):
-                yield Button(say(self.lang, "save_quit") + f" ({self.path})", id="save", variant="primary")
-                yield Button(say(self.lang, "quit_no_save"), id="quit", variant="error")
-                yield Button(say(self.lang, "cancel"), id="stay")
+                for answer, label in self.buttons:
+                    yield Button(label, id=answer, variant="error" if answer == "quit" else "default")
+
+    def on_mount(self) -> None:
+        self.query_one(f"#{self.safe}", Button).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        answer = self.safe if event.key == "escape" else self.keys.get(event.character or "")
+        if answer is not None:
+            event.stop()
+            event.prevent_default()
+            self.dismiss(answer)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id or "stay")
-
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
-
-    def action_stay(self) -> None:
-        self.dismiss("stay")
+        self.dismiss(event.button.id or self.safe)
 
 
-class LastRoundScreen(ModalScreen[bool]):
+def quit_dialog(lang: str, path: str) -> Dialog:
+    """Leaving before the end: save and quit, quit, or stay, which has the focus."""
+    return Dialog(say(lang, "quit_title"), say(lang, "save_where", path=path),
+                  [("save", say(lang, "save_quit")), ("quit", say(lang, "quit_no_save")),
+                   ("stay", say(lang, "cancel"))], safe="stay", keys={"y": "save", "s": "save", "n": "quit"})
+
+
+def replace_dialog(lang: str, path: str) -> Dialog:
+    """Saving over a file that does not hold this match: only if the person says so."""
+    return Dialog(say(lang, "replace_title"), path,
+                  [("replace", say(lang, "replace")), ("keep", say(lang, "keep_file"))], safe="keep")
+
+
+def last_round_dialog(lang: str, last_deal: int) -> Dialog:
     """Declaring the match's last round: the deal it would end with, then yes or cancel."""
-
-    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("escape,n", "choose(False)", show=False), Binding("y,s", "choose(True)", show=False)]
-
-    def __init__(self, lang: str, last_deal: int) -> None:
-        super().__init__()
-        self.lang, self.last_deal = lang, last_deal
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(Text(say(self.lang, "last_round_title"), style="bold"), classes="dialog-title")
-            yield Static(say(self.lang, "last_round_body", n=self.last_deal + 1), id="text")
-            with Horizontal(classes="buttons"):
-                yield Button(say(self.lang, "last_round_yes"), id="yes", variant="primary")
-                yield Button(say(self.lang, "cancel"), id="no")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-    def action_choose(self, yes: bool) -> None:
-        self.dismiss(yes)
+    return Dialog(say(lang, "last_round_title"), say(lang, "last_round_body", n=last_deal + 1),
+                  [("yes", say(lang, "last_round_yes")), ("no", say(lang, "cancel"))],
+                  safe="no", keys={"y": "yes", "s": "yes", "n": "no"})
 
 
 # -- the table -----------------------------------------------------------------------------------
 
 TABLE_CSS = """
-Screen { background: #0f4d2a; color: #f3ecd6; }
-#top, #middle { height: auto; }
-#top { align-horizontal: center; }
-SeatBox { border: round #c8b273; padding: 0 1; height: auto; min-height: 5; width: 1fr; }
-SeatBox.to-move { border: heavy #ffd75e; background: #16603a; }
-SeatBox.own { min-height: 3; }
-#top SeatBox { max-width: 40; }
-#center { border: double #c8b273; width: 3fr; height: auto; min-height: 12; padding: 0 1; }
-#trick { height: auto; min-height: 6; align-horizontal: center; }
+Screen { background: #0f4d2a; color: #f3ecd6; overflow: hidden; }
+#top { height: auto; align-horizontal: center; }
+#middle { height: 1fr; min-height: 6; }
+.seat { border: round #c8b273; border-title-style: bold; border-title-color: #f3ecd6;
+        border-subtitle-color: #d9d2b8; padding: 0 1; height: auto; min-height: 3; width: 1fr; }
+.seat.to-move { border: heavy #ffd75e; border-title-color: #ffd75e; background: #16603a; }
+#top .seat { max-width: 40; }
+#middle .seat { width: 24; }
+Screen.-narrow #middle .side { display: none; }
+Screen.-wide #top .side { display: none; }
+#center { border: double #c8b273; width: 1fr; height: 1fr; padding: 0 1; }
+#status-box { height: 1fr; min-height: 1; }
+#status, #previous, #taken { height: auto; }
+#previous { color: #d9d2b8; }
+#taken { text-align: center; text-style: bold; color: #ffd75e; }
+#trick { height: auto; align-horizontal: center; }
 .played { width: 12; height: auto; margin: 0 1; align-horizontal: center; }
+Screen.-narrow .played { width: 10; margin: 0; }
 .played Static.label { width: 100%; text-align: center; text-style: bold; }
 .card { width: 5; height: 4; border: round #8a7a50; background: #fbf6e9; content-align: center middle;
         text-style: bold; margin: 0 1 0 0; }
@@ -314,26 +492,37 @@ SeatBox.own { min-height: 3; }
 .card.suit-c { color: #c0392b; }
 .card.suit-s { color: #1f4e9c; }
 .card.suit-b { color: #2e7d32; }
-#hand .card { background: #b9b29d; border: round #6d6650; }
+#hand .card { height: 5; background: #b9b29d; border: round #6d6650; }
 #hand .card.playable { background: #fbf6e9; border: round #c79a00; }
 #hand .card.picked { border: heavy #e8603c; offset: 0 -1; }
 #hand .card:focus { border: heavy #1f6fd1; }
 #hand { height: 6; align-horizontal: center; padding-top: 1; }
-#hand-title { height: 1; padding: 0 1; }
-#status { height: auto; }
-#previous { height: auto; color: #d9d2b8; }
-#choices { height: auto; max-height: 12; background: #123f26; border: round #c8b273; }
-#message { height: auto; padding: 0 1; color: #ffd75e; }
-#toolbar { height: 3; dock: bottom; }
-#toolbar Button { min-width: 10; margin: 0 1 0 0; height: 3; }
+Screen.-short .card { width: 3; height: 1; border: none; margin: 0 1 0 0; }
+Screen.-short .played .card { margin: 0; }
+Screen.-short #hand { height: 2; padding-top: 0; }
+Screen.-short #hand .card { height: 2; border: none; }
+Screen.-short #hand .card.playable { border: none; }
+Screen.-short #hand .card.picked { border: none; offset: 0 0; background: #f2a58e; }
+Screen.-short #hand .card:focus { border: none; background: #9cc3f2; }
+#own-row { height: auto; }
+#own { height: 1; width: auto; padding: 0 1; }
+#message { height: auto; width: 1fr; padding: 0 1; color: #ffd75e; }
+#choices { height: auto; max-height: 16; background: #123f26; border: round #c8b273; padding: 0 1; }
+#choices:focus { border: round #ffd75e; }
+#legend { height: auto; padding: 0 1; color: #d9d2b8; }
+#toolbar { height: 1; }
+#toolbar Button { height: 1; min-width: 0; width: auto; border: none; margin: 0 1 0 0; padding: 0; line-pad: 1; }
 .dialog { width: 90%; max-width: 110; height: auto; max-height: 90%; border: thick #c8b273; background: #123f26;
           padding: 1 2; }
+Screen.-short .dialog { width: 100%; max-height: 100%; padding: 0 1; }
 ModalScreen { align: center middle; }
 .dialog-title { height: auto; padding-bottom: 1; }
 .dialog-body { height: auto; max-height: 30; }
+Screen.-short .dialog-body { max-height: 16; }
 .buttons { height: auto; padding-top: 1; }
 .buttons Button { margin-right: 2; }
 .page { padding: 1 2; }
+Screen.-short .page { padding: 0 1; }
 #analysis-body { height: 1fr; border: round #c8b273; }
 """
 
@@ -341,12 +530,18 @@ ModalScreen { align: center middle; }
 class TableApp(App[int]):
     """A match at the full-screen table: the person decides for ``human_seat`` (and for any seat it
     decides for, such as its dummy); ``bots`` decide for the others, ``delay`` seconds after
-    making up their minds, so that their cards can be followed.
+    making up their minds, so that their cards can be followed; a trick taken stays in the middle
+    ``trick_pause`` seconds (any key or click goes on at once).
 
     - ``analysis``: analyse each finished deal (``analysis_time`` seconds per honest choice,
       ``analysis_nodes`` nodes per open-card solve); ``hint_time``: the maestro's seconds per hint.
     - ``save_path``: where ``s`` saves the match's osteria/1 record, and where it is saved when the
-      match ends."""
+      match ends; without one, ``s`` saves it in the user's data folder under a name of its own.
+      A file that does not hold this match (``resumed_from``, or one saved by this table) is
+      replaced only once the person says so.
+    - ``key_guard``: the seconds after the person's choice during which Enter and digits are
+      ignored, so that a key meant for it (Enter after a number taken at once) does not choose
+      in the next decision."""
 
     CSS = TABLE_CSS
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
@@ -361,16 +556,25 @@ class TableApp(App[int]):
     def __init__(self, match: Match, *, human_seat: int = 0, lang: str = "it", bots: Mapping[int, Bot],
                  levels: Mapping[int, str] | None = None, delay: float = 0.7, save_path: str | None = None,
                  analysis: bool = True, analysis_time: float = 0.2, analysis_nodes: int = 200_000,
-                 hint_time: float = 1.0, seed: int | None = None) -> None:
+                 hint_time: float = 1.0, seed: int | None = None, trick_pause: float = 1.5,
+                 key_guard: float = 0.4, resumed_from: str | None = None) -> None:
         super().__init__()
+        # The side panels fold into the top row below 110 columns; below 34 lines the cards are drawn in one line.
+        self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+        self.VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
         self.match = match
         self.human = human_seat
         self.lang = lang
         self.bots = dict(bots)
         self.levels = dict(levels or {})
         self.delay = delay
-        self.save_path = save_path or f"osteria-{match.game.name}.json"
+        self.trick_pause = trick_pause
+        self.key_guard = key_guard
+        self.decided_at = -key_guard  # when the person last chose
+        self.beat: Timer | None = None  # while a trick just taken stays in the middle
+        self.save_path = save_path or default_save_path(match.game.name, seed)
         self.save_given = save_path is not None
+        self.own_files = {resumed_from} - {None}  # files that hold this match: replaced without asking
         self.analysis, self.analysis_time, self.analysis_nodes = analysis, analysis_time, analysis_nodes
         self.hint_time = hint_time
         self.seed = seed
@@ -382,34 +586,52 @@ class TableApp(App[int]):
         self.picked: list[str] = []
         self.card_filter: str | None = None
         self.show_previous = False
-        self.digits = ""
-        self.digit_timer: Any = None
+        self.digits = ""  # a number typed, waiting for Enter or its next digit
         self.busy = False  # a bot is thinking, or a screen over the table waits for the person
         self.turn = 0  # counts actions played, so a late bot or hint cannot play into a later turn
         self.observation: dict[str, Any] = {}
         self.trick_drawn: list[tuple[int, str]] | None = None  # what the table shows, not to draw it twice
-        self.hand_drawn: list[tuple[str, bool, bool]] | None = None
+        self.hand_drawn: list[tuple[str, bool, bool, int | None]] | None = None
 
     # -- layout --------------------------------------------------------------------------------
 
+    def places(self) -> tuple[int | None, list[int], int | None]:
+        """Where the other seats sit around the person, who sits at the bottom. Play goes round
+        counter-clockwise: the next seat sits at the person's right, the one before at the left,
+        and those between across the top, from right to left; on screen play runs as at a table."""
+        seats = self.match.game.seats
+        order = [(self.human + k) % seats for k in range(1, seats)]
+        if len(order) < 2:
+            return None, order, None
+        return order[-1], list(reversed(order[1:-1])), order[0]
+
     def compose(self) -> ComposeResult:
-        others = [(self.human + k) % self.match.game.seats for k in range(1, self.match.game.seats)]
-        left, right, across = others[0], others[-1], others[1:-1]
+        left, across, right = self.places()
         with Horizontal(id="top"):
+            # The seats beside the middle sit here too, shown when the terminal is too narrow for them.
+            if left is not None:
+                yield SeatBox(left, classes="side")
             for seat in across:
-                yield SeatBox(id=f"seat-{seat}")
+                yield SeatBox(seat)
+            if right is not None:
+                yield SeatBox(right, classes="side")
         with Horizontal(id="middle"):
-            yield SeatBox(id=f"seat-{left}")
+            if left is not None:
+                yield SeatBox(left, classes="side")
             with Vertical(id="center"):
-                yield Static(id="status")
+                with VerticalScroll(id="status-box"):
+                    yield Static(id="status")
                 yield Static(id="previous")
                 yield Horizontal(id="trick")
-            yield SeatBox(id=f"seat-{right}")
-        yield SeatBox(id=f"seat-{self.human}", classes="own")
-        yield Static(id="hand-title")
+                yield Static(id="taken")
+            if right is not None:
+                yield SeatBox(right, classes="side")
+        with Horizontal(id="own-row"):
+            yield Static(id="own")
+            yield Static(id="message")
         yield Horizontal(id="hand")
-        yield Static(id="message")
-        yield ActionList(id="choices")
+        yield ChoiceGrid(id="choices")
+        yield Static(id="legend")
         with Horizontal(id="toolbar"):
             for key, action in (("button_hint", "hint"), ("button_previous", "previous"), ("button_save", "save"),
                                 ("button_last_round", "last_round"), ("button_help", "help"),
@@ -432,29 +654,8 @@ class TableApp(App[int]):
         obs = self.observation = match.observation(self.human)
         view = self.view
         view.note(obs)  # what orders the cards (a trump just called), before they are sorted
-        to_move, dealer = obs.get("to_move"), obs.get("dealer")
-        hands = obs.get("hands") if isinstance(obs.get("hands"), list) else None
-        sizes = obs.get("hand_sizes") if isinstance(obs.get("hand_sizes"), list) else None
-        for seat in range(match.game.seats):
-            box = self.query_one(f"#seat-{seat}", SeatBox)
-            marks = [say(self.lang, "to_move_you" if seat == self.human else "to_move_mark")] if seat == to_move else []
-            if seat == dealer:
-                marks.append(say(self.lang, "dealer_mark"))
-            title = view.name(seat) + (f" · {self.level_of(seat)}" if self.level_of(seat) else "")
-            lines = [Text(title, style="bold")]
-            if marks:
-                lines.append(Text(" · ".join(marks), style="#ffd75e"))
-            open_hand = hands[seat] if hands is not None and seat != self.human else None
-            if isinstance(open_hand, list):
-                lines += [Text(say(self.lang, "dummy_mark"), style="italic"), coloured(view.cards(open_hand))]
-            elif sizes is not None and seat != self.human:
-                lines.append(Text("▮" * sizes[seat] + " " + say(self.lang, "cards_left", n=sizes[seat]),
-                                  style="#d9d2b8"))
-            if seat == self.human and to_move != self.human and isinstance(obs.get("hand"), list) \
-                    and self.deciding_for() is not None:
-                lines.append(coloured(say(self.lang, "your_hand", cards=view.cards(obs["hand"]))))
-            box.update(Text("\n").join(lines))
-            box.set_class(seat == to_move, "to-move")
+        for box in self.query(SeatBox).results(SeatBox):
+            self.draw_seat(box, obs)
         status = [*view.scores(obs), *view.match_notes(obs), *view.status(obs), *view.declarations(obs),
                   *view.signals(obs), *view.extras(obs)]
         self.query_one("#status", Static).update(lines_text(status))
@@ -462,16 +663,37 @@ class TableApp(App[int]):
         self.query_one("#button-last_round", Button).display = match.may_declare_last_round(self.human)
         previous = view.last_trick(obs) if self.show_previous else []
         self.query_one("#previous", Static).update(lines_text(previous))
-        await self.draw_trick(obs)
+        await self.draw_trick(seat_cards(obs.get("trick")) or [] if obs.get("phase") not in view.bidding_phases
+                              else [], obs)
         self.list_choices(obs)
         await self.draw_hand(obs)
         self.draw_choices(obs)
 
-    async def draw_trick(self, obs: Observation) -> None:
+    def draw_seat(self, box: SeatBox, obs: Observation) -> None:
+        seat, view = box.seat, self.view
+        to_move = obs.get("to_move")
+        hands = obs.get("hands") if isinstance(obs.get("hands"), list) else None
+        sizes = obs.get("hand_sizes") if isinstance(obs.get("hand_sizes"), list) else None
+        box.border_title = ("▶ " if seat == to_move else "") + view.name(seat)
+        box.border_subtitle = self.level_of(seat) or ""
+        lines = []
+        open_hand = hands[seat] if hands is not None else None
+        if isinstance(open_hand, list):
+            lines += [Text(say(self.lang, "dummy_mark"), style="italic"), coloured(view.cards(open_hand))]
+        elif sizes is not None:
+            lines.append(Text(say(self.lang, "cards_left", n=sizes[seat]) + " " + "▮" * sizes[seat],
+                              style="#d9d2b8", no_wrap=True, overflow="crop"))
+        if seat == obs.get("dealer"):
+            lines.append(Text(say(self.lang, "dealer_mark"), style="#ffd75e"))
+        box.update(Group(*lines))
+        box.set_class(seat == to_move, "to-move")
+
+    async def draw_trick(self, pairs: list[tuple[int, str]], obs: Observation, taker: int | None = None) -> None:
+        """The cards in the middle, each with who played it and what was said with it; a trick
+        just taken stays there a moment, its ``taker`` named."""
+        self.query_one("#taken", Static).update(
+            "" if taker is None else say(self.lang, "trick_taken", name=self.view.name_object(taker)))
         trick = self.query_one("#trick", Horizontal)
-        pairs = seat_cards(obs.get("trick")) or []
-        if obs.get("phase") in self.view.bidding_phases:
-            pairs = []
         if pairs == self.trick_drawn:
             return
         self.trick_drawn = pairs
@@ -508,49 +730,59 @@ class TableApp(App[int]):
         legal = obs.get("legal_actions") or []
         playable = {a.split()[0] for a in legal if a.split()} if not self.typed else set()
         picking = bool(self.typed)
-        shown = [(card, picking or card in playable, card in self.picked) for card in self.hand_cards()]
+        numbers = {action: n for n, action in enumerate(self.choices, 1) if card_of(action.split()[0]) is not None
+                   and self.card_filter is None}
+        shown = [(card, picking or card in playable, card in self.picked, numbers.get(card))
+                 for card in self.hand_cards()]
         if shown != self.hand_drawn:  # a hand is drawn anew only when it changes
             self.hand_drawn = shown
             await hand.remove_children()
-            faces = [CardFace(card, playable=playable, picked=picked, focusable=True, id=f"card-{card}")
-                     for card, playable, picked in shown]
+            faces = [CardFace(card, playable=playable, picked=picked, focusable=True, number=number,
+                              id=f"card-{card}") for card, playable, picked, number in shown]
             if faces:
                 await hand.mount(*faces)
         dummy = self.deciding_for()
-        title = (say(self.lang, "your_dummy", name=self.view.name(dummy)) if dummy is not None
-                 else say(self.lang, "hand_title"))
-        self.query_one("#hand-title", Static).update(Text(title, style="bold"))
+        own = [say(self.lang, "your_dummy", name=self.view.name(dummy)) if dummy is not None
+               else say(self.lang, "hand_title")]
+        if obs.get("dealer") == self.human:
+            own.append(say(self.lang, "dealer_mark"))
+        line = Text(" · ".join(own), style="bold")
+        if dummy is not None and isinstance(obs.get("hand"), list):  # the person's own cards, while playing the dummy's
+            line += Text("   ") + coloured(say(self.lang, "your_hand", cards=self.view.cards(obs["hand"])))
+        self.query_one("#own", Static).update(line)
         if focused is not None and hand.query(f"#card-{focused}"):
             hand.query_one(f"#card-{focused}", CardFace).focus()
 
     def list_choices(self, obs: Observation) -> None:
-        """The choices to list (those of a card the person clicked, if it has several), and the
-        kinds of action too many to list, chosen by picking cards."""
+        """The choices, numbered from 1: those that play no card of the hand first, then the hand's
+        playable cards, each standing for every way of playing it; once a card with several ways
+        is picked, just its ways. The kinds of action too many to list are chosen by picking cards."""
         listed, self.typed = split_choices(self.view.ordered(obs.get("legal_actions") or []))
-        if self.card_filter is not None:
-            listed = [a for a in listed if a.split()[0] == self.card_filter] or listed
-        self.choices = listed
+        ways = [a for a in listed if a.split()[0] == self.card_filter]
+        if ways:
+            self.choices = ways
+            return
+        self.card_filter = None
+        plays_card = [card_of(a.split()[0]) is not None for a in listed]
+        cards = list(dict.fromkeys(a.split()[0] for a, card in zip(listed, plays_card, strict=True) if card))
+        self.choices = [a for a, card in zip(listed, plays_card, strict=True) if not card] + cards
 
     def draw_choices(self, obs: Observation) -> None:
-        actions = self.query_one(ActionList)
+        grid = self.query_one(ChoiceGrid)
         legal = obs.get("legal_actions") or []
-        listed = self.choices
-        options: list[Option] = []
-        for n, action in enumerate(listed, 1):
-            options.append(Option(coloured(f"{n:>2}) {self.view.action(action, explain=True)}"), id=f"action-{n}"))
+        listed = [(n, action) for n, action in enumerate(self.choices, 1)
+                  if self.card_filter is not None or card_of(action.split()[0]) is None]
+        grid.show([self.view.action(action) for _, action in listed], [n for n, _ in listed])
+        grid.display = bool(listed)
+        notes = []
+        meanings = self.view.legend([action for _, action in listed])
+        if meanings:
+            notes.append(meanings)
         for word, group in self.typed.items():
             needed = len(group[0].split()) - 1
             picked = " " + say(self.lang, "picked", cards=self.view.cards(self.picked)) if self.picked else ""
-            options.append(Option(coloured(f" ✎ {self.view.term(word)}: {say(self.lang, 'pick_cards', n=needed)}"
-                                           f"{picked}"), id=f"typed-{word}"))
-        actions.clear_options()
-        actions.add_options(options)
-        actions.display = bool(options)
-        if options:
-            # With the cards of a discard all picked, Enter confirms it.
-            complete = [len(listed) + i for i, group in enumerate(self.typed.values())
-                        if len(self.picked) == len(group[0].split()) - 1]
-            actions.highlighted = complete[0] if complete else 0
+            notes.append(f"✎ {self.view.term(word)}: {say(self.lang, 'pick_cards', n=needed)}{picked}")
+        self.query_one("#legend", Static).update(lines_text(notes))
         if not legal:
             self.set_message("")
         elif self.deciding_for() is None:
@@ -609,7 +841,11 @@ class TableApp(App[int]):
             self.call_later(self.play_action, action)
 
     async def play_action(self, action: str) -> None:
-        """Play an action for the seat to move, then draw the table and go on."""
+        """Play an action for the seat to move, then draw the table and go on; a trick it ends
+        stays in the middle a moment, its taker named."""
+        seat = self.match.to_move
+        before = self.match.observation(self.human)
+        deals_over = len(self.match.results)
         try:
             self.match.play(action)
         except IllegalAction as exc:
@@ -617,9 +853,28 @@ class TableApp(App[int]):
             return
         self.turn += 1
         self.picked, self.card_filter, self.digits = [], None, ""
+        ended = len(self.match.results) > deals_over
+        after = self.match.observation(self.human, deal=deals_over) if ended else self.match.observation(self.human)
+        taken = taken_trick(before, seat, action, after) if seat is not None else None
+        if taken is not None and self.trick_pause > 0:
+            self.busy = True
+            await self.redraw()
+            await self.draw_trick(taken[0], after, taken[1])
+            self.beat = self.set_timer(self.trick_pause, self.end_beat)
+            return
         # Bots that play at once are not drawn card by card: the table is drawn for the person.
         if self.delay > 0 or self.match.decider not in self.bots or len(self.match.results) > self.results_shown:
             await self.redraw()
+        self.advance()
+
+    async def end_beat(self) -> None:
+        """The trick taken leaves the middle, and play goes on."""
+        if self.beat is None:
+            return
+        self.beat.stop()
+        self.beat = None
+        self.busy = False
+        await self.redraw()
         self.advance()
 
     def human_turn(self) -> bool:
@@ -631,20 +886,39 @@ class TableApp(App[int]):
         if not self.human_turn():
             self.set_message(say(self.lang, "not_yours"))
             return
+        self.decided_at = time.monotonic()
         await self.play_action(action)
 
+    def just_chosen(self) -> bool:
+        """Whether the person chose a moment ago: a key then was meant for that choice."""
+        return time.monotonic() - self.decided_at < self.key_guard
+
     def focus_choices(self) -> None:
-        if self.query_one(ActionList).display:
-            self.query_one(ActionList).focus()
+        """The choices take the keys where there are any; the hand's cards take ← and → anyway."""
+        grid = self.query_one(ChoiceGrid)
+        if grid.display:
+            grid.focus()
+            return
+        if not isinstance(self.focused, CardFace):  # no card is played by an Enter meant for something else
+            self.set_focus(None)
 
     # -- the person's input ----------------------------------------------------------------------
 
-    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        option_id = event.option.id or ""
-        if option_id.startswith("action-"):
-            await self.choose(self.choices[int(option_id.removeprefix("action-")) - 1])
-        elif option_id.startswith("typed-"):
-            await self.play_picked(option_id.removeprefix("typed-"))
+    async def on_choice_grid_selected(self, event: ChoiceGrid.Selected) -> None:
+        numbers = [n for n, action in enumerate(self.choices, 1)
+                   if self.card_filter is not None or card_of(action.split()[0]) is None]
+        await self.take_choice(numbers[event.index])
+
+    async def take_choice(self, number: int) -> None:
+        """The person takes choice ``number``: a card of the hand is played as if clicked."""
+        if not self.human_turn():
+            self.set_message(say(self.lang, "not_yours"))
+            return
+        action = self.choices[number - 1]
+        if self.card_filter is None and card_of(action.split()[0]) is not None:
+            await self.pick_card(action)
+        else:
+            await self.choose(action)
 
     async def play_picked(self, word: str) -> None:
         """Play the kind of action ``word`` with the picked cards, if they make a legal one."""
@@ -661,10 +935,16 @@ class TableApp(App[int]):
         await self.choose(action)
 
     async def on_card_face_chosen(self, event: CardFace.Chosen) -> None:
+        if self.beat is not None:  # a click ends the pause after a trick, and plays nothing
+            await self.end_beat()
+            return
         if not self.human_turn():
             self.set_message(say(self.lang, "not_yours"))
             return
-        card = event.card
+        await self.pick_card(event.card)
+
+    async def pick_card(self, card: str) -> None:
+        """A card of the hand chosen: picked for a discard, played, or its ways of playing listed."""
         if self.typed:
             if card in self.picked:
                 self.picked.remove(card)
@@ -672,10 +952,7 @@ class TableApp(App[int]):
                 self.picked.append(card)
             await self.draw_hand(self.observation)
             self.draw_choices(self.observation)
-            if any(len(self.picked) == len(group[0].split()) - 1 for group in self.typed.values()):
-                self.focus_choices()  # Enter confirms
-            else:
-                self.query_one(f"#card-{card}", CardFace).focus()
+            self.query_one(f"#card-{card}", CardFace).focus()
             return
         variants = [a for a in self.view.ordered(self.observation.get("legal_actions") or []) if a.split()[0] == card]
         if not variants:
@@ -685,29 +962,41 @@ class TableApp(App[int]):
         else:
             self.card_filter = card
             self.list_choices(self.observation)
+            await self.draw_hand(self.observation)
             self.draw_choices(self.observation)
             self.set_message(say(self.lang, "variants", card=self.view.action(card)))
             self.focus_choices()
 
     async def on_key(self, event: events.Key) -> None:
+        if self.beat is not None and self.screen is self.screen_stack[0]:  # any key ends the pause after a trick
+            event.stop()
+            event.prevent_default()
+            await self.end_beat()
+            return
         if event.character is None or not event.character.isdecimal() or not self.human_turn():
             return
         event.stop()
+        if self.just_chosen():
+            return
         self.digits += event.character
-        if self.digit_timer is not None:
-            self.digit_timer.stop()
         if int(self.digits) * 10 > len(self.choices):  # no further digit can make a listed number
             await self.take_number()
-        else:
-            self.digit_timer = self.set_timer(DIGIT_WAIT, self.take_number)
+        else:  # a longer number could follow: it waits for Enter, or for its next digit
+            self.set_message(say(self.lang, "number_wait", n=self.digits))
 
     async def action_take_number(self) -> None:
-        """Enter after typed digits takes their number at once; otherwise Enter does what it does where it is."""
-        if not self.digits:
+        """Enter takes typed digits, or confirms a discard whose cards are all picked; otherwise
+        Enter does what it does where it is. An Enter just after a choice was meant for it, and is
+        dropped."""
+        if self.just_chosen():
+            return
+        if self.digits:
+            await self.take_number()
+            return
+        complete = [word for word, group in self.typed.items() if len(self.picked) == len(group[0].split()) - 1]
+        if not complete or not self.human_turn():
             raise SkipAction
-        if self.digit_timer is not None:
-            self.digit_timer.stop()
-        await self.take_number()
+        await self.play_picked(complete[0])
 
     async def take_number(self) -> None:
         text, self.digits = self.digits, ""
@@ -715,7 +1004,7 @@ class TableApp(App[int]):
             return
         n = int(text)
         if 1 <= n <= len(self.choices):
-            await self.choose(self.choices[n - 1])
+            await self.take_choice(n)
         else:
             self.set_message(say(self.lang, "bad_number", n=n, last=len(self.choices)))
 
@@ -725,7 +1014,7 @@ class TableApp(App[int]):
             await self.run_action(button.removeprefix("button-"))
 
     async def action_unpick(self) -> None:
-        self.picked, self.card_filter = [], None
+        self.picked, self.card_filter, self.digits = [], None, ""
         await self.redraw()
 
     def action_hand_focus(self, step: int) -> None:
@@ -747,7 +1036,7 @@ class TableApp(App[int]):
                                     self.lang))
 
     def action_save(self) -> None:
-        self.notify(self.save())
+        self.save_then(None)
 
     def action_last_round(self) -> None:
         """Declare the match's last round, a control of the table and not a move: where the game
@@ -764,8 +1053,8 @@ class TableApp(App[int]):
                     self.notify(say(self.lang, "last_round_none", why=exc))
             return
 
-        async def chosen(yes: bool | None) -> None:
-            if not yes or match.last_deal_if_declared(self.human) is None:
+        async def chosen(answer: str | None) -> None:
+            if answer != "yes" or match.last_deal_if_declared(self.human) is None:
                 return
             match.declare_last_round(self.human)
             lines = self.view.match_notes(match.observation(self.human))
@@ -774,10 +1063,31 @@ class TableApp(App[int]):
                 await self.redraw()
                 self.set_message(" ".join(lines))
 
-        self.push_screen(LastRoundScreen(self.lang, last), chosen)
+        self.push_screen(last_round_dialog(self.lang, last), chosen)
 
-    def save(self) -> str:
-        return save_match(self.match, self.save_path, self.lang)[1]
+    def save_then(self, then: Callable[[], object] | None) -> None:
+        """Save the match, asking first where that would replace a file that does not hold it,
+        then do ``then`` (only if it was saved)."""
+        path = self.save_path
+
+        def write() -> None:
+            saved, said = save_match(self.match, path, self.lang, make_folder=not self.save_given)
+            self.notify(said, severity="information" if saved else "error")
+            if saved:
+                self.own_files.add(path)
+                if then is not None:
+                    then()
+
+        def answered(answer: str | None) -> None:
+            if answer == "replace":
+                write()
+            else:
+                self.notify(say(self.lang, "not_saved"))
+
+        if Path(path).exists() and path not in self.own_files:
+            self.push_screen(replace_dialog(self.lang, path), answered)
+        else:
+            write()
 
     def action_quit_table(self) -> None:
         if self.match.finished:
@@ -786,12 +1096,11 @@ class TableApp(App[int]):
 
         def chosen(choice: str | None) -> None:
             if choice == "save":
-                self.save()
-                self.exit(0)
+                self.save_then(lambda: self.exit(0))
             elif choice == "quit":
                 self.exit(0)
 
-        self.push_screen(QuitScreen(self.lang, self.save_path), chosen)
+        self.push_screen(quit_dialog(self.lang, self.save_path), chosen)
 
     # -- the maestro's hint ------------------------------------------------------------------------
 
@@ -837,9 +1146,9 @@ class TableApp(App[int]):
         return totals
 
     def match_over(self) -> None:
-        lines = self.view.match_over(self.match.result()["winners"] or [])
+        lines = self.view.match_end([r.as_json() for r in self.match.results], self.match.result()["winners"] or [])
         if self.save_given:
-            lines.append(self.save())
+            lines.append(save_match(self.match, self.save_path, self.lang)[1])
         self.push_screen(TextScreen(say(self.lang, "match_over_title"), lines, self.lang),
                          lambda _: self.exit(0))
 
@@ -848,12 +1157,13 @@ def play(game: str | None, *, lang: str = "it", seed: int | None = None, seats: 
          human_seat: int = 0, save: str | None = None, options: Mapping[str, Any] | None = None,
          level: str = "medio", load: str | None = None, delay: float = 0.7, hint_time: float = 1.0,
          analysis: bool = True, analysis_time: float = 0.2, time_control: TimeControl | None = None,
-         start_limit: float | None = None) -> int:
+         start_limit: float | None = None, trick_pause: float = 1.5) -> int:
     """Play a match at the full-screen table: a new match of ``game``, or the unfinished match of
     the record file ``load``, resumed where it stopped. The options are those of
     :func:`osteria.tui.plain.play`, and ``delay`` (a bot's seconds before its card lands),
     ``hint_time`` (the maestro's seconds per hint), ``analysis`` and ``analysis_time`` (each
-    finished deal analysed, with that many seconds per honest choice). Returns the exit status:
+    finished deal analysed, with that many seconds per honest choice) and ``trick_pause`` (a
+    trick's seconds in the middle once taken). Returns the exit status:
     1, after a one-line message, for a bad game, option, seat, level, engine or record."""
     try:
         match, bots = table_match(game, lang=lang, seed=seed, seats=seats, human_seat=human_seat,
@@ -863,8 +1173,8 @@ def play(game: str | None, *, lang: str = "it", seed: int | None = None, seats: 
         print(say(lang, "error", error=exc), file=sys.stderr)
         return 1
     app = TableApp(match, human_seat=human_seat, lang=lang, bots=bots, levels=dict.fromkeys(bots, level),
-                   delay=delay, save_path=save or load, analysis=analysis, analysis_time=analysis_time,
-                   hint_time=hint_time, seed=seed)
+                   delay=delay, save_path=save or load, resumed_from=load, analysis=analysis,
+                   analysis_time=analysis_time, hint_time=hint_time, seed=seed, trick_pause=trick_pause)
     try:
         return app.run() or 0
     finally:

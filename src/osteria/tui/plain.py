@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import itertools
 import sys
 from collections.abc import Callable, Mapping
+from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
+
+import platformdirs
 
 from osteria import game_rules
 from osteria.analysis import analyse_deal, hint
@@ -78,18 +83,24 @@ class PlainTable:
     """One match at the terminal: the person decides for ``human_seat`` (and for any seat it
     decides for, such as its dummy); ``bots`` decide for the others. With ``review``, the table
     offers the analysis of each deal when it ends; the maestro thinks ``hint_time`` seconds for a
-    hint and ``review_time`` seconds a decision in an analysis."""
+    hint and ``review_time`` seconds a decision in an analysis. ``resumed_from``: the record the
+    match was resumed from, which saving replaces without asking; any other file is replaced only
+    once the person says so."""
 
     def __init__(self, match: Match, *, human_seat: int = 0, lang: str = "it",
                  bots: Mapping[int, Bot] | None = None, save: str | None = None,
                  input_fn: Callable[[str], str] = input, output: TextIO = sys.stdout,
-                 review: bool = False, hint_time: float = 1.0, review_time: float = 0.2) -> None:
+                 review: bool = False, hint_time: float = 1.0, review_time: float = 0.2,
+                 resumed_from: str | None = None, seed: int | None = None) -> None:
         self.match = match
         self.human = human_seat
         self.lang = lang
         seats = match.game.seats
         self.bots = dict(bots) if bots is not None else {s: RandomBot() for s in range(seats) if s != human_seat}
         self.save_path = save
+        # Where leaving offers to save without a file given: a name of this match's own.
+        self.offered_path = save or resumed_from or default_save_path(match.game.name, seed)
+        self.own_files = {resumed_from} - {None}  # files that hold this match: replaced without asking
         self.input_fn = input_fn
         self.output = output
         self.view = view_for(match.game, lang, match.players, human_seat)
@@ -126,8 +137,9 @@ class PlainTable:
                 if left is not None:
                     return self.leave(left)
             self.show_results()
-        self.show("", *self.view.match_over(match.result()["winners"] or []))
-        return self.save() if self.save_path else 0
+        self.show("", self.say("match_over"),
+                  *self.view.match_end([r.as_json() for r in match.results], match.result()["winners"] or []))
+        return self.save(self.save_path) if self.save_path else 0
 
     def show_results(self) -> None:
         """After a deal (checked after every action): its last trick as the person saw it, and its result."""
@@ -265,31 +277,61 @@ class PlainTable:
         self.show("", *self.words.review_lines(analysis, index))
 
     def leave(self, how: Leave) -> int:
-        """Leave the match: save it if a file was given (asking first, unless the input is closed)."""
+        """Leave the match. With a file given, save it there (asking first, unless the input is
+        closed); without one, offer to save it under a name of its own (a closed input does not)."""
         status = 0
-        if self.save_path:
-            wanted = True
+        if self.save_path or how is Leave.QUIT:
+            path = self.save_path or self.offered_path
+            wanted = self.save_path is not None
             if how is Leave.QUIT:
                 self.output.flush()
-                # Saving is the default: only a no keeps the file unwritten; a closed input saves.
+                # With a file given saving is the default, and a closed input saves; without, only a yes saves.
                 with contextlib.suppress(EOFError, KeyboardInterrupt):
-                    answer = self.input_fn(self.say("save_ask", path=self.save_path))
-                    wanted = not answer.strip().lower().startswith("n")
+                    if self.save_path:
+                        answer = self.input_fn(self.say("save_ask", path=path))
+                        wanted = not answer.strip().lower().startswith("n")
+                    else:
+                        wanted = self.input_fn(self.say("save_offer", path=path)).strip().lower() in YES_WORDS
             if wanted:
-                status = self.save()
+                status = self.save(path)
         self.show("", self.say("bye"))
         return status
 
-    def save(self) -> int:
-        assert self.save_path is not None
-        saved, said = save_match(self.match, self.save_path, self.lang)
+    def save(self, path: str | None = None) -> int:
+        path = path or self.save_path
+        assert path is not None
+        if Path(path).exists() and path not in self.own_files:
+            self.output.flush()
+            answer = ""
+            with contextlib.suppress(EOFError, KeyboardInterrupt):
+                answer = self.input_fn(self.say("replace_ask", path=path))
+            if answer.strip().lower() not in YES_WORDS:
+                self.show(self.say("not_saved"))
+                return 1
+        saved, said = save_match(self.match, path, self.lang, make_folder=path != self.save_path)
         self.show(said)
+        if saved:
+            self.own_files.add(path)
         return 0 if saved else 1
 
 
-def save_match(match: Match, path: str, lang: str) -> tuple[bool, str]:
-    """Write the match's osteria/1 record to ``path``: whether it was written, and the line that says so."""
+def default_save_path(game: str, seed: int | None, when: datetime | None = None) -> str:
+    """Where a match is saved when no file is named: in the user's data folder, under a name of
+    its own (its game, the time it was started and its seed) that no file there has yet."""
+    stamp = (when or datetime.now()).strftime("%Y-%m-%d-%H%M%S")
+    name = f"{game}-{stamp}" + (f"-seed{seed}" if seed is not None else "")
+    folder = platformdirs.user_data_path("osteria") / "matches"
+    # Two matches started in the same second, with the same seed, still get names of their own.
+    return str(next(path for n in itertools.count(1)
+                    if not (path := folder / (f"{name}.json" if n == 1 else f"{name}-{n}.json")).exists()))
+
+
+def save_match(match: Match, path: str, lang: str, *, make_folder: bool = False) -> tuple[bool, str]:
+    """Write the match's osteria/1 record to ``path`` (making its folder first, if asked): whether
+    it was written, and the line that says so."""
     try:
+        if make_folder:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         save_record(match.record(), path)
     except OSError as exc:
         return False, message(lang, "save_failed", path=path, error=exc.strerror or exc)
@@ -389,7 +431,7 @@ def play(game: str, *, lang: str = "it", seed: int | None = None, seats: int | N
         print(message(lang, "error", error=exc), file=output)
         return 1
     table = PlainTable(match, human_seat=human_seat, lang=lang, bots=bots, save=save,
-                       input_fn=input_fn, output=output, review=review)
+                       input_fn=input_fn, output=output, review=review, seed=seed)
     try:
         return table.run()
     finally:

@@ -23,7 +23,7 @@ from osteria.records import RecordError, replay
 from osteria.records import load as load_record
 from osteria.tui.app import TABLE_CSS, lines_text
 from osteria.tui.words import say
-from osteria.views import TableView, seat_cards, view_for
+from osteria.views import TableView, seat_cards, taken_trick, view_for
 
 
 @dataclass
@@ -31,9 +31,10 @@ class Frame:
     """One step of a record: the views of every seat after some actions of a deal."""
 
     deal: int
-    observations: list[Mapping[str, Any]]  # one per seat
+    observations: list[Mapping[str, Any]]  # one per seat, with the match's running score
     actions: list[tuple[int, str]]  # played since the previous step
     result: dict[str, Any] | None
+    taker: int | None = None  # who took the trick the step ended with
 
 
 def frames_of(record: dict[str, Any]) -> tuple[Match, list[Frame]]:
@@ -46,18 +47,20 @@ def frames_of(record: dict[str, Any]) -> tuple[Match, list[Frame]]:
     seats = range(full.game.seats)
     for index, dealt in enumerate(full.deals):
         deal = again.begin_deal(dealt.hands, dealt.stock, dealt.dealer)
-        frames.append(Frame(index, [deal.observation(s) for s in seats], [], None))
+        frames.append(Frame(index, [again.observation(s) for s in seats], [], None))
         step: list[tuple[int, str]] = []
         for seat, action in dealt.deal.history:
             text = deal.action_str(action)
-            before = deal.observation(0).get("trick") or []
+            before = again.observation(0)
             again.apply(action)
             step.append((seat, text))
-            after = deal.observation(0).get("trick") or []
+            after = again.observation(0)
+            taken = taken_trick(before, seat, text, after)
             # A step ends with a trick taken, or with an action that put no card on the table.
-            if deal.over or not after or len(after) == len(before):
+            if deal.over or taken is not None or len(after.get("trick") or []) == len(before.get("trick") or []):
                 result = again.results[index].as_json() if deal.over else None
-                frames.append(Frame(index, [deal.observation(s) for s in seats], step, result))
+                frames.append(Frame(index, [again.observation(s) for s in seats], step, result,
+                                    taken[1] if taken is not None else None))
                 step = []
     return full, frames
 
@@ -97,7 +100,7 @@ class RecordViewer(App[int]):
         view.note(obs)
         lines = [say(self.lang, "viewer_step", n=self.position + 1, total=len(self.frames), deal=frame.deal + 1),
                  say(self.lang, "viewer_keys"), "", *view.deal_header(obs)]
-        lines += [*view.status(obs), *view.declarations(obs), *view.signals(obs)]
+        lines += [*view.scores(obs), *view.status(obs), *view.declarations(obs), *view.signals(obs)]
         if frame.actions:
             played = " · ".join(f"{view.name(s)} {view.action(a)}" for s, a in frame.actions)
             lines.append(say(self.lang, "viewer_actions", items=played))
@@ -106,6 +109,8 @@ class RecordViewer(App[int]):
         pairs = seat_cards(obs.get("trick"))
         if pairs:
             lines.append(say(self.lang, "table", cards=view.played(obs, pairs)))
+        if frame.taker is not None:
+            lines.append(say(self.lang, "trick_taken", name=view.name(frame.taker)))
         lines.append("")
         # A finished deal shows every hand; one in progress only the viewer's seat's.
         finished = len(self.match.results) > frame.deal

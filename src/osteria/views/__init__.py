@@ -17,7 +17,7 @@ from osteria.engine import Game
 from osteria.views.calabresella import CalabresellaView
 from osteria.views.quattrigghiu import QuattrigghiuView
 from osteria.views.sancagna import SancagnaView
-from osteria.views.table import TableView, card_of, seat_cards, thirds_text
+from osteria.views.table import TableView, card_of, seat_cards, taken_trick, thirds_text
 from osteria.views.traversone import TraversoneView
 from osteria.views.tressette import TressetteView
 
@@ -35,4 +35,4 @@ def view_for(game: Game, lang: str, names: Sequence[str], seat: int) -> TableVie
 
 
 __all__ = ["VIEWS", "CalabresellaView", "QuattrigghiuView", "SancagnaView", "TableView", "TraversoneView",
-           "TressetteView", "card_of", "seat_cards", "thirds_text", "view_for"]
+           "TressetteView", "card_of", "seat_cards", "taken_trick", "thirds_text", "view_for"]

@@ -16,7 +16,7 @@ class SancagnaView(PartnershipView):
     handled = TableView.handled | {"trump", "turned", "bottom", "leader", "tricks_played", "calling", "cenni",
                                    "revokes", "points", "tally"}
     declarations_key = "calls_out"
-    header_key, over_key = "s_deal_header", "s_deal_over"
+    header_key, over_key, line_key = "s_deal_header", "s_deal_over", "s_deal_line"
     spoken: ClassVar[Mapping[str, str]] = {"gnagna": "gnagnà"}
     trump: int | None = None
 

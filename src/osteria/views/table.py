@@ -40,6 +40,26 @@ def seat_cards(value: object) -> list[tuple[int, str]] | None:
     return pairs
 
 
+def taken_trick(before: Observation, seat: int, action: str,
+                after: Observation) -> tuple[list[tuple[int, str]], int | None] | None:
+    """The trick that ``seat``'s ``action`` has just ended, as a seat saw it before and after
+    the action, and who took it (None where the seat cannot tell); None when it ended no trick."""
+    card = action.split()[0] if action.split() else ""
+    if card_of(card) is None:
+        return None
+    trick_before = seat_cards(before.get("trick")) or []
+    if len(seat_cards(after.get("trick")) or []) == len(trick_before) + 1:
+        return None  # the trick goes on
+    trick = [*trick_before, (seat, card)]
+    last = after.get("last_trick")
+    if isinstance(last, dict) and seat_cards(last.get("cards")) == trick:
+        winner = last.get("winner")
+        return trick, winner if isinstance(winner, int) else None
+    # Where the rules no longer show the trick taken (Quattrigghiu's sixth basi), its taker leads the next.
+    leader = after.get("leader") if after.get("to_move") is not None else None
+    return trick, leader if isinstance(leader, int) else None
+
+
 def capital(text: str) -> str:
     """A line's first word with a capital letter (a game term that starts the line)."""
     return text[:1].upper() + text[1:]
@@ -68,7 +88,7 @@ class TableView:
         "last_round",
     })
     declarations_key = "declarations"
-    header_key, over_key = "deal_header", "deal_over"
+    header_key, over_key, line_key = "deal_header", "deal_over", "deal_line"
     score_key = "score"  # the match's scores per seat: points, or stakes won and lost
     # Phases before the first card, when there is no table to draw.
     bidding_phases: ClassVar[frozenset[str]] = frozenset()
@@ -268,10 +288,13 @@ class TableView:
                 line = ""
             line += entry
         lines.append(line.rstrip())
-        words = dict.fromkeys(w for a in legal for w in a.split() if card_of(w) is None)
-        meanings = [f"{w}: {m}" for w in words if (m := gloss(w, self.lang, self.signal_names, self.glossary))]
-        lines += textwrap.wrap("; ".join(meanings), width, initial_indent="   ", subsequent_indent="   ")
+        lines += textwrap.wrap(self.legend(legal), width, initial_indent="   ", subsequent_indent="   ")
         return lines
+
+    def legend(self, actions: Sequence[str]) -> str:
+        """What the game's words in some actions mean, each word once, in the order first said."""
+        words = dict.fromkeys(w for a in actions for w in a.split() if card_of(w) is None)
+        return "; ".join(f"{w}: {m}" for w in words if (m := gloss(w, self.lang, self.signal_names, self.glossary)))
 
     def help(self) -> list[str]:
         lines = [self.say("help"), self.say("cards_help")]
@@ -295,6 +318,22 @@ class TableView:
                 self.say("deal_points", points=" · ".join(map(str, result.get("points", [])))),
                 self.say("deal_delta", delta=self.per_seat([f"{d:+d}" for d in result.get("delta", [])])),
                 *self.scores({"totals": list(totals)})]
+
+    def gains(self, delta: Sequence[int]) -> str:
+        """What each seat gained in a deal."""
+        return self.per_seat([f"{d:+d}" for d in delta])
+
+    def match_end(self, results: Sequence[Observation], winners: Sequence[int]) -> list[str]:
+        """The end of a match, below its title: each deal's outcome and gains, the final score,
+        who won."""
+        totals = [0] * len(self.names)
+        lines = []
+        for index, result in enumerate(results):
+            delta = [d for d in result.get("delta", []) if isinstance(d, int)]
+            totals = [t + d for t, d in zip(totals, delta, strict=True)]
+            lines.append(self.say(self.line_key, n=index + 1, outcome=self.outcome(str(result.get("outcome"))),
+                                  gains=self.gains(delta)))
+        return [*lines, *self.scores({"totals": totals}), *self.match_over(winners)[1:]]
 
     def match_over(self, winners: Sequence[int]) -> list[str]:
         """The end of the match: who won, and whether the seat of the view is among them."""
@@ -335,6 +374,9 @@ class PartnershipView(TableView):
                 else:
                     said[side, members] = self.say("side", side=word, names=", ".join(names)) if members else word
         return said
+
+    def gains(self, delta: Sequence[int]) -> str:
+        return self.by_side([f"{d:+d}" for d in delta[:2]], members=False)  # seats 0 and 1 stand for the sides
 
     def by_side(self, values: Sequence[str], *, members: bool = True) -> str:
         """One value per side, the person's side first (to a watcher, seat 0's side first)."""
