@@ -615,6 +615,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path = "osteria
           allowed_origins: Iterable[str] = ()) -> None:
     """Run the server until interrupted; StoreError for a database that cannot be opened, OSError
     when it cannot listen at ``host:port``."""
+    import gc
     import socket
 
     import uvicorn
@@ -630,4 +631,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path = "osteria
     config = uvicorn.Config(create_app(data, database, settings, openapi, allowed_origins),
                             ws_max_size=4 * MAX_MESSAGE_BYTES, log_level="warning")
     print(f"osteria: http://{host}:{port}", file=sys.stderr)
+    # Under load the collector's full passes over every object stalled the event loop, and so
+    # every table, for 100 to 400 ms: what start-up made (the modules, above all) is frozen out
+    # of them, and collections come less often.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
     uvicorn.Server(config).run(sockets=[listener])
