@@ -45,7 +45,8 @@ MAX_OTHER_BODY_BYTES = 16 * 1024
 CHAT_LENGTH = 280
 # The page runs only its own files: no inline script or style, no other site's, never in a frame.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                           "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+                           "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
+                           "frame-ancestors 'none'")
 SECURITY_HEADERS = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()), (b"x-frame-options", b"DENY"),
                     (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
 
@@ -368,6 +369,11 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> Response:
         return page()
+
+    # At the root, since a service worker serves only the pages under its own address.
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     def game_entry(name: str, rules: type[Game]) -> dict[str, Any]:
         game = rules()

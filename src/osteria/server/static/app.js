@@ -179,6 +179,8 @@ function chooseLanguage(params) {
 }
 
 async function main() {
+  // Installable on a phone's home screen, and opened even without the network (sw.js).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
   const params = new URLSearchParams(location.search);
   app.lang = chooseLanguage(params);
   translatePage();
