@@ -4,9 +4,11 @@ a start with bots in the seats nobody took."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from browser_harness import Server, table_state, wait_for_table
-from playwright.sync_api import Page, expect
+from browser_harness import Server, serve, table_state, wait_for_table
+from playwright.sync_api import Browser, Page, expect
+from test_web_table import new_page
 
 
 def test_a_table_made_in_the_lobby(server: Server, page: Page) -> None:
@@ -54,3 +56,35 @@ def test_the_lobby_says_what_the_server_refuses(server: Server, page: Page) -> N
     page.click("#create")
     expect(page.locator("#create-error")).to_contain_text("at most one dummy per side")
     expect(page.locator("#created")).to_be_hidden()
+
+
+def test_the_open_tables_and_a_quick_game(browser: Browser, tmp_path: Path) -> None:
+    # A server of its own: no other test's open table in its lobby.
+    with serve(tmp_path) as server:
+        anna_context, anna = new_page(browser)
+        bruno_context, bruno = new_page(browser)
+        try:
+            bruno.goto(f"{server.base}/?lang=en")
+            expect(bruno.locator("#open-none")).to_have_text("No table is waiting for players.")
+            anna.goto(f"{server.base}/?lang=en")
+            anna.select_option("#quick-game", "sancagna")
+            anna.click("#quick-join")  # no open table: a new one, listed, waiting for the next comers
+            wait_for_table(anna)
+            assert table_state(anna)["seat"] == "0"
+            expect(anna.locator("#table-view")).to_have_attribute("data-status", "waiting")
+            # Bruno's lobby follows: the new table is there with its free seats.
+            entry = bruno.locator("#open-list li")
+            expect(entry).to_have_count(1, timeout=15_000)
+            expect(entry).to_contain_text("sancagna")
+            expect(entry).to_contain_text("free seats: 3")
+            entry.get_by_role("button", name="Sit down").click()
+            bruno.fill("#join-name", "Bruno")
+            bruno.click("#join-form button[type=submit]")
+            wait_for_table(bruno)
+            assert table_state(bruno)["seat"] == "1"
+            anna.click("#start-button")  # the others are not coming: bots in their seats
+            expect(anna.locator("#table-view")).to_have_attribute("data-status", "playing")
+            assert server.get("/api/lobby")["tables"] == []
+        finally:
+            anna_context.close()
+            bruno_context.close()

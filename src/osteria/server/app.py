@@ -45,7 +45,8 @@ MAX_OTHER_BODY_BYTES = 16 * 1024
 CHAT_LENGTH = 280
 # The page runs only its own files: no inline script or style, no other site's, never in a frame.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                           "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+                           "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
+                           "frame-ancestors 'none'")
 SECURITY_HEADERS = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()), (b"x-frame-options", b"DENY"),
                     (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
 
@@ -93,6 +94,14 @@ class CreateTable(Strict):
     options: dict[str, Any] = Field(default_factory=dict, max_length=20)
     players: list[PlayerSpec] = Field(default_factory=list, max_length=16)
     stand_in_level: Literal["facile", "medio", "difficile", "maestro"] = "medio"
+    listed: bool = False  # shown in the lobby, where anyone may take a free seat
+
+
+class QuickJoin(Strict):
+    game: str = Field(max_length=40)
+    name: Name = None
+
+    _name = field_validator("name")(classmethod(lambda cls, v: _plain_name(v)))
 
 
 class Join(Strict):
@@ -361,6 +370,11 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     async def table_page(table_id: str) -> Response:
         return page()
 
+    # At the root, since a service worker serves only the pages under its own address.
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     def game_entry(name: str, rules: type[Game]) -> dict[str, Any]:
         game = rules()
         glossary, signal_names = game.glossary(), game.signal_names()
@@ -381,8 +395,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
 
     openers: dict[str, Bucket] = {}
 
-    @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    def may_open_table(request: Request) -> None:
+        """HTTPException 429 when the request's address has opened its share of tables."""
         address = request.client.host if request.client else "?"
         if address not in openers:
             if len(openers) > 100_000:
@@ -390,9 +404,14 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             openers[address] = Bucket(settings.tables_per_minute / 60, settings.tables_burst)
         if not openers[address].take():
             raise HTTPException(429, "too many tables opened from this address: wait a minute")
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        may_open_table(request)
         try:
             table = tables().create(body.game, body.seats, body.options,
-                                    [(p.kind, p.level, p.name) for p in body.players], body.stand_in_level)
+                                    [(p.kind, p.level, p.name) for p in body.players], body.stand_in_level,
+                                    body.listed)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
         base = f"/t/{table.id}"
@@ -405,6 +424,22 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                 "link": None if mine is None else _seat_link(table.id, mine.seat, mine.token),
                 "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level} for s in table.seats],
                 "table": table.state()}
+
+    @app.get("/api/lobby")
+    async def lobby(game: str | None = None) -> dict[str, Any]:
+        return {"tables": [t.lobby_entry() for t in tables().open_tables(game)]}
+
+    @app.post("/api/quick-join")
+    async def quick_join(body: QuickJoin, request: Request, response: Response) -> dict[str, Any]:
+        if not tables().open_tables(body.game):
+            may_open_table(request)  # a new table counts against the address's budget
+        try:
+            table, seat, token, new = tables().quick_join(body.game, body.name)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        _keep_seat(request, response, table.id, token)
+        return {"table_id": table.id, "seat": seat, "token": token, "link": _seat_link(table.id, seat, token),
+                "new": new}
 
     @app.get("/api/tables/{table_id}")
     async def table_state(table_id: str) -> dict[str, Any]:

@@ -37,6 +37,8 @@ SCHEMA = (
     # A table of its own, so that a database made before it opens as it is.
     """CREATE TABLE IF NOT EXISTS last_rounds (
         table_id TEXT PRIMARY KEY, deal_index INTEGER NOT NULL, seat INTEGER NOT NULL)""",
+    # The tables shown in the lobby (their creator chose so); the others are reached by link only.
+    """CREATE TABLE IF NOT EXISTS listed (table_id TEXT PRIMARY KEY)""",
 )
 
 CHAT_KEPT = 50  # chat lines a table sends to a newcomer
@@ -81,6 +83,7 @@ class TableRow:
     actions: list[list[tuple[int, str, bool]]] = field(default_factory=list)
     chat: list[ChatLine] = field(default_factory=list)
     last_round: tuple[int, int] | None = None  # (deal index, seat) of a declared last round
+    listed: bool = False  # shown in the lobby, its invite with it
 
 
 class StoreError(Exception):
@@ -148,6 +151,8 @@ class Store:
             for p in row.players:
                 cur.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
                             (row.id, p.seat, p.kind, p.level, p.name, p.token, int(p.taken)))
+            if row.listed:
+                cur.execute("INSERT INTO listed VALUES (?)", (row.id,))
 
     def take_seat(self, table_id: str, seat: int, name: str, token: str | None = None) -> None:
         """The seat is taken; ``token``, minted for a player who joins, replaces the seat's (None
@@ -213,6 +218,8 @@ class Store:
                 played.append((r[3], r[4], bool(r[5])))
             for r in cur.fetchall("SELECT table_id, deal_index, seat FROM last_rounds"):
                 tables[r[0]].last_round = (r[1], r[2])
+            for (table_id,) in cur.fetchall("SELECT table_id FROM listed"):
+                tables[table_id].listed = True
             for r in cur.fetchall("SELECT table_id, line, seat, name, text, at FROM chat ORDER BY table_id, line"):
                 lines = tables[r[0]].chat
                 lines.append(ChatLine(r[1], r[2], r[3], r[4], r[5]))

@@ -242,10 +242,10 @@ class Table:
     @classmethod
     def create(cls, store: Store, scheduler: Scheduler, settings: Settings, game: str, seats: int | None,
                options: dict[str, JSON], players: Sequence[tuple[str, str | None, str | None]],
-               stand_in_level: str) -> Table:
+               stand_in_level: str, listed: bool = False) -> Table:
         """A new table; RulesError (or ValueError) for a bad game, seat count, option or level.
         ``players``: per seat (kind, level, name); empty for the usual ones. ``seats`` defaults to
-        the number of players given, else the game's usual number."""
+        the number of players given, else the game's usual number. ``listed``: shown in the lobby."""
         if game not in GAMES:
             raise RulesError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
         rules = GAMES[game](len(players) if seats is None and players else seats, **options)
@@ -269,7 +269,8 @@ class Table:
                         new_token() if seat == creator else None, kind == "bot")
                 for seat, (kind, level, _) in enumerate(players)]
         row = TableRow(new_table_id(), game, rules.seats, rules.changed_options(),
-                       new_first_dealer(rules.seats), new_token(), stand_in_level, False, time.time(), rows)
+                       new_first_dealer(rules.seats), new_token(), stand_in_level, False, time.time(), rows,
+                       listed=listed)
         store.create_table(row)
         table = cls(row, store, scheduler, settings)
         table.resume()
@@ -416,6 +417,20 @@ class Table:
 
     # -- clients -------------------------------------------------------------------------------
 
+    def free_seats(self) -> list[Seat]:
+        """The human seats an invite may still take: nobody took them, and no token holds them."""
+        return [s for s in self.seats if s.kind == "human" and not s.taken and s.token is None]
+
+    def lobby_entry(self) -> Message:
+        """The table as the lobby lists it: the game, its rules, who sits where, the free seats
+        and the invite to take one (a listed table's invite is public); no token."""
+        return {"table_id": self.id, "game": self.game.name, "seats": self.game.seats,
+                "options": dict(self.game.options), "stand_in_level": self.row.stand_in_level,
+                "players": [{"seat": s.seat, "name": s.name if s.taken else None, "kind": s.kind,
+                             "level": s.level, "taken": s.taken} for s in self.seats],
+                "free": len(self.free_seats()), "invite_link": f"/t/{self.id}?invite={self.row.invite}",
+                "created": self.row.created}
+
     def seat_of_token(self, token: str | None) -> int | None:
         """The seat a token holds; None for no token (a watcher); TableError for a wrong one."""
         if token is None:
@@ -452,7 +467,7 @@ class Table:
         never free."""
         if not secrets.compare_digest(invite.encode(), self.row.invite.encode()):
             raise TableError("forbidden", "this invite is not the table's", 403)
-        free = [s for s in self.seats if s.kind == "human" and not s.taken and s.token is None]
+        free = self.free_seats()
         if seat is not None:
             free = [s for s in free if s.seat == seat]
         if not free:
@@ -761,11 +776,38 @@ class Tables:
         return self.tables[table_id]
 
     def create(self, game: str, seats: int | None, options: dict[str, JSON],
-               players: Sequence[tuple[str, str | None, str | None]], stand_in_level: str) -> Table:
+               players: Sequence[tuple[str, str | None, str | None]], stand_in_level: str,
+               listed: bool = False) -> Table:
         try:
             table = Table.create(self.store, self.scheduler, self.settings, game, seats, options, players,
-                                 stand_in_level)
+                                 stand_in_level, listed)
         except (RulesError, ValueError, TypeError) as exc:
             raise TableError("bad_request", str(exc)) from None
         self.tables[table.id] = table
         return table
+
+    def open_tables(self, game: str | None = None) -> list[Table]:
+        """The listed tables waiting for players (of ``game``, if given), oldest first: those the
+        lobby shows and a quick join fills."""
+        return [t for t in self.tables.values()
+                if t.row.listed and t.status == "waiting" and t.free_seats() and game in (None, t.game.name)]
+
+    def quick_join(self, game: str, name: str | None) -> tuple[Table, int, str, bool]:
+        """A seat for a player who just wants to play ``game``: the first free one at the oldest open
+        table of that game, else the first seat of a new listed table whose other seats wait for
+        the next comers (its player may start at once, bots in the free seats). The table, the
+        seat, its token, and whether the table is new."""
+        for table in self.open_tables(game):
+            try:
+                seat, token = table.join(table.row.invite, name, None)
+            except TableError:
+                continue  # the name is taken there: another table, or a new one
+            return table, seat, token, False
+        if game not in GAMES:
+            raise TableError("bad_request", f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        seats = GAMES[game].default_seats
+        table = self.create(game, seats, {}, [("human", None, name)] + [("human", None, None)] * (seats - 1),
+                            "medio", listed=True)
+        creator = table.seats[0]
+        assert creator.token is not None
+        return table, creator.seat, creator.token, True

@@ -19,6 +19,7 @@ const DRAWN = new Set([
 const TRUMP_WORD = { quattrigghiu: "trunfu", sancagna: "briscola" };
 const RECONNECT_MS = [500, 1000, 2000, 4000];
 const DEAL_NOTICE_MS = 8000;
+const LOBBY_REFRESH_MS = 5000;
 // The turn clock shows itself in the last seconds before a stand-in bot plays for a player.
 const CLOCK_SHOWN_S = 20;
 const HAND_GAP_PX = 4; // the gap between the hand's cards (style.css)
@@ -29,6 +30,7 @@ const $ = (id) => document.getElementById(id);
 const app = {
   lang: "it",
   games: null, // GET /api/games
+  openTables: null, // GET /api/lobby: the listed tables waiting for players
   tableId: null,
   token: null,
   ws: null,
@@ -177,6 +179,8 @@ function chooseLanguage(params) {
 }
 
 async function main() {
+  // Installable on a phone's home screen, and opened even without the network (sw.js).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
   const params = new URLSearchParams(location.search);
   app.lang = chooseLanguage(params);
   translatePage();
@@ -236,6 +240,11 @@ function showLobby() {
   $("lobby").hidden = false;
   const gameSelect = $("game");
   for (const game of app.games.games) gameSelect.append(new Option(game.name, game.name));
+  for (const game of app.games.games) $("quick-game").append(new Option(game.name, game.name));
+  $("quick-join").addEventListener("click", quickJoin);
+  refreshOpenTables();
+  // The open tables fill and new ones open: the list follows while the lobby is shown.
+  setInterval(() => { if (!$("lobby").hidden) refreshOpenTables(); }, LOBBY_REFRESH_MS);
   gameSelect.addEventListener("change", () => renderLobbyForm(true));
   $("seats").addEventListener("change", () => renderLobbyForm());
   $("create-form").addEventListener("submit", (event) => {
@@ -243,6 +252,50 @@ function showLobby() {
     createTable();
   });
   renderLobbyForm(true);
+}
+
+async function refreshOpenTables() {
+  let open;
+  try {
+    open = await fetchJson("/api/lobby");
+  } catch {
+    return; // the server is away a moment: the list stays as it was
+  }
+  app.openTables = open.tables;
+  renderOpenTables();
+}
+
+function renderOpenTables() {
+  const tables = app.openTables || [];
+  $("open-none").hidden = tables.length > 0;
+  $("open-list").replaceChildren(...tables.map((table) => {
+    const item = node("li");
+    item.dataset.table = table.table_id;
+    const seated = table.players.filter((p) => p.taken).map((p) => p.name);
+    const rules = Object.entries(table.options).map(([name, value]) => `${name.replace(/_/g, " ")} ${showValue(value)}`);
+    item.append(node("strong", "", table.game),
+      node("span", "", t("open_table", { seats: table.seats, free: table.free })),
+      node("span", "muted", [...seated, ...rules].join(" · ")));
+    const sit = node("button", "", t("join"));
+    sit.type = "button";
+    sit.addEventListener("click", () => { location.href = table.invite_link; });
+    item.append(sit);
+    return item;
+  }));
+}
+
+// A seat at the oldest open table of the game, or a new table waiting for the next comers.
+async function quickJoin() {
+  $("quick-error").textContent = "";
+  const name = localStorage.getItem("osteria_name");
+  try {
+    const joined = await fetchJson("/api/quick-join", {
+      method: "POST", body: JSON.stringify({ game: $("quick-game").value, ...(name ? { name } : {}) }),
+    });
+    location.href = joined.link;
+  } catch (error) {
+    $("quick-error").textContent = t("error", { message: error.message });
+  }
 }
 
 function currentGame() {
@@ -386,6 +439,7 @@ async function createTable() {
       method: "POST",
       body: JSON.stringify({
         game: game.name, seats: Number($("seats").value), options, players, stand_in_level: $("stand-in").value,
+        listed: $("listed").checked,
       }),
     });
     showInvites(created);

@@ -7,6 +7,15 @@ export const UI = {
     language: "Lingua ",
     loading: "Caricamento…",
     new_table: "Nuovo tavolo",
+    open_tables: "Tavoli aperti",
+    quick_join: "Gioca subito",
+    quick_join_doc: "Un posto libero al primo tavolo aperto del gioco, o un tavolo nuovo che aspetta i prossimi: " +
+      "puoi cominciare quando vuoi, con i bot nei posti liberi.",
+    no_open_tables: "Nessun tavolo aspetta giocatori.",
+    open_table: "{seats} giocatori, posti liberi: {free}",
+    listed: "Tavolo aperto",
+    listed_doc: "Nella lista dei tavoli aperti, dove chiunque può prendere un posto libero; se no, solo chi ha " +
+      "l'invito.",
     game: "Gioco",
     players_count: "Giocatori",
     seat_n: "Posto {n}",
@@ -106,6 +115,15 @@ export const UI = {
     language: "Language ",
     loading: "Loading…",
     new_table: "New table",
+    open_tables: "Open tables",
+    quick_join: "Play now",
+    quick_join_doc: "A free seat at the first open table of the game, or a new table that waits for the next " +
+      "comers: you may start whenever you like, with bots in the free seats.",
+    no_open_tables: "No table is waiting for players.",
+    open_table: "{seats} players, free seats: {free}",
+    listed: "Open table",
+    listed_doc: "In the list of open tables, where anyone may take a free seat; otherwise only those with the " +
+      "invitation.",
     game: "Game",
     players_count: "Players",
     seat_n: "Seat {n}",
