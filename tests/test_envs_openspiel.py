@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-from osteria.envs.openspiel import register, short_name
+from osteria.envs.openspiel import OsteriaBot, register, short_name
 from osteria.envs.speed import chance_outcomes, play_random_deals
 from osteria.rules import GAMES
 
@@ -92,6 +93,49 @@ def test_resampling_keeps_what_the_player_knows_and_redeals_the_rest(game: str) 
                for sample in samples for p in others)
 
 
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_resampled_state_is_whole_and_made_of_the_players_view_alone(game: str) -> None:
+    state = decision_state(game, 3)
+    player = state.current_player()
+    sample = state.resample_from_infostate(player, random.Random(1).random)
+    if game != "quattrigghiu":  # where the first basi are forgotten by rule, no history leads there
+        # Its history is complete: the chance nodes of its own deal, then every action.
+        assert len(sample.history()) == len(state.history())
+        assert sample.move_number() == state.move_number()
+    assert sample.information_state_string(player) == state.information_state_string(player)
+    # Nothing of the true deal: a state with other hidden cards, the same to the player, gives
+    # the same sample from the same draws.
+    players = range(state.num_players())
+    other = state.resample_from_infostate(player, random.Random(2).random)
+    assert [other.information_state_string(p) for p in players] != [state.information_state_string(p) for p in players]
+    again = other.resample_from_infostate(player, random.Random(1).random)
+    assert again.history() == sample.history() and str(again) == str(sample)
+    assert [again.information_state_string(p) for p in players] == [sample.information_state_string(p) for p in players]
+    # It plays on to the end like any state.
+    rng = np.random.default_rng(0)
+    while not sample.is_terminal():
+        sample.apply_action(int(rng.choice(sample.legal_actions())))
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+def test_distinct_information_states_have_distinct_tensors(game: str, seats: int) -> None:
+    """Perfect recall: the tensor keeps the order of every action seen (accusi, cenni, bids)."""
+    loaded = pyspiel.load_game(short_name(game), {"players": seats})
+    rng = np.random.default_rng(seats)
+    seen: dict[bytes, str] = {}
+    for _ in range(6):
+        state = loaded.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                for player in range(seats):
+                    tensor = np.asarray(state.information_state_tensor(player), np.float32)
+                    assert tensor.shape == (loaded.information_state_tensor_size(),)
+                    text = state.information_state_string(player)
+                    assert seen.setdefault(tensor.tobytes(), text) == text
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len(seen) > 100
+
+
 def play_with(game: str, bot: pyspiel.Bot, seed: int) -> list[float]:
     """A deal with ``bot`` at seat 0 and random players elsewhere; every bot move checked legal."""
     rng = np.random.default_rng(seed)
@@ -121,12 +165,32 @@ def test_openspiels_ismcts_plays_a_deal_on_osteria_samples(game: str) -> None:
     assert len(returns) == GAMES[game]().seats
 
 
-def test_openspiels_mcts_plays_a_deal() -> None:
+class SampledMCTS(pyspiel.Bot):  # type: ignore[misc]
+    """OpenSpiel's MCTS searching a state sampled from the player's information, not the true one."""
+
+    def __init__(self, game: pyspiel.Game, player: int, seed: int) -> None:
+        pyspiel.Bot.__init__(self)
+        rs = np.random.RandomState(seed)
+        self.player, self.draw = player, random.Random(seed).random
+        self.mcts = mcts.MCTSBot(game, 2.0, 10, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+
+    def step(self, state: pyspiel.State) -> int:
+        action: int = self.mcts.step(state.resample_from_infostate(self.player, self.draw))
+        return action
+
+
+def test_openspiels_mcts_plays_a_deal_on_sampled_states() -> None:
     game = pyspiel.load_game("osteria_traversone")
-    rs = np.random.RandomState(0)
-    bot = mcts.MCTSBot(game, 2.0, 10, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
-    returns = play_with("traversone", bot, 2)
+    returns = play_with("traversone", SampledMCTS(game, 0, 2), 2)
     assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+
+
+@pytest.mark.parametrize(("game", "name"), [("tressette", "pimc"), ("sancagna", "ismcts"), ("quattrigghiu", "hybrid")])
+def test_osteria_bots_play_as_openspiel_bots(game: str, name: str) -> None:
+    bot = OsteriaBot(pyspiel.load_game(short_name(game)), 0, name, seed=1)
+    assert isinstance(bot, pyspiel.Bot)
+    returns = play_with(game, bot, 3)
+    assert len(returns) == GAMES[game]().seats
 
 
 def test_options_are_game_parameters() -> None:

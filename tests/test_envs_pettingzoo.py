@@ -94,8 +94,35 @@ def test_an_illegal_action_is_refused_with_the_reason() -> None:
         e.step(illegal)
 
 
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+def test_margin_rewards_add_up_to_zero(game: str, seats: int) -> None:
+    points, margins = env(game, seats), env(game, seats, reward="margin")
+    api_test(env(game, seats, reward="margin"), num_cycles=50)
+    for seed in range(3):
+        raw, margin = play_episode(points, seed), play_episode(margins, seed)
+        assert sum(margin.values()) == pytest.approx(0.0, abs=1e-9)
+        if GAMES[game].zero_sum:
+            assert margin == raw
+        elif GAMES[game].partnership:  # a side's points less the other side's
+            assert margin["seat_0"] == raw["seat_0"] - raw["seat_1"] == -margin["seat_1"]
+        else:  # each plays alone: its points less the mean of the others'
+            others = [raw[a] for a in raw if a != "seat_0"]
+            assert margin["seat_0"] == pytest.approx(raw["seat_0"] - sum(others) / len(others))
+
+
+def test_human_rendering_prints_the_deciding_seats_view(capsys: pytest.CaptureFixture[str]) -> None:
+    e = env("quattrigghiu", render_mode="human")
+    e.reset(seed=3)
+    assert capsys.readouterr().out.startswith(f"{e.agent_selection}: hand ")
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert e.render() is None and "trick" in capsys.readouterr().out
+    assert env("quattrigghiu", render_mode="ansi").render() is None  # nothing before reset()
+
+
 def test_bad_environment_settings_are_refused() -> None:
     with pytest.raises(RulesError, match="episode"):
         env("tressette", episode="season")
+    with pytest.raises(RulesError, match="reward"):
+        env("tressette", reward="glory")
     with pytest.raises(RulesError, match="played by"):
         env("quattrigghiu", 5)

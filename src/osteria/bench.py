@@ -1,7 +1,12 @@
 """Speed of random playouts: osteria's fast path, its string API, and OpenSpiel as a reference.
 
 Figures are only comparable within one run on one machine, so every run measures its own
-reference (OpenSpiel's C++ games driven from Python, when installed) and prints ratios.
+reference (OpenSpiel's C++ games driven from Python, when installed) and prints ratios. Every
+playout is driven as a competent user drives it: uniform choices made by an index into the
+legal actions as the API returns them, nothing built or weighted that the game does not need.
+Time is CPU time (``time.process_time``), so other processes on the machine cost less; the
+playouts take turns, a slice each per round, and each figure is the median of its rounds, so
+a change of the machine's load falls on all of them alike.
 """
 
 from __future__ import annotations
@@ -10,46 +15,73 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from osteria.engine import Match
 from osteria.rules import GAMES
 
+# OpenSpiel's games to measure against. Each deals all its cards before the first decision, every
+# chance node drawing uniformly among its outcomes (a test checks it on random deals), so the
+# reference driver draws each by an index, as a user who knows the game would.
+REFERENCES = ("hearts", "skat")
+# What the fast path and the string API aim at, in decisions per second against hearts.
+GOALS = {"fast path": 2.0, "string API": 1.0}
+
+
+@dataclass
+class Playout:
+    """A playout to time: ``one_deal`` plays one random deal and returns its number of decisions."""
+
+    name: str
+    one_deal: Callable[[], int]
+
 
 @dataclass
 class Speed:
+    """A playout's rounds: each round's deals, decisions and CPU seconds."""
+
     name: str
-    deals: int
-    decisions: int
-    seconds: float
+    rounds: list[tuple[int, int, float]] = field(default_factory=list)
 
     @property
     def deals_per_s(self) -> float:
-        return self.deals / self.seconds
+        return statistics.median(deals / seconds for deals, _, seconds in self.rounds)
 
     @property
     def decisions_per_s(self) -> float:
-        return self.decisions / self.seconds
+        return statistics.median(decisions / seconds for _, decisions, seconds in self.rounds)
 
 
-def _measure(name: str, one_deal: Callable[[], int], seconds: float) -> Speed:
-    """Run whole deals until the time is spent; ``one_deal`` returns its number of decisions."""
+def _time_slice(playout: Playout, seconds: float) -> tuple[int, int, float]:
+    """Whole deals until ``seconds`` of CPU time are spent: deals, decisions, CPU seconds."""
+    one_deal = playout.one_deal
     deals = decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         decisions += one_deal()
         deals += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
-            return Speed(name, deals, decisions, now - start)
+            return deals, decisions, now - start
 
 
-def fast_path(game: str, seconds: float, seed: int = 0) -> Speed:
+def measure(playouts: list[Playout], seconds: float, rounds: int = 5) -> list[Speed]:
+    """Each playout for ``seconds`` of CPU time in all, taking turns: ``rounds`` slices each,
+    the order reversed every other round."""
+    speeds = [Speed(p.name) for p in playouts]
+    order = list(range(len(playouts)))
+    for r in range(rounds):
+        for i in order if r % 2 == 0 else reversed(order):
+            speeds[i].rounds.append(_time_slice(playouts[i], seconds / rounds))
+    return speeds
+
+
+def fast_path(game: str, seed: int = 0) -> Playout:
     """Random deals on the integer API: ``Deal.legal()`` and ``Deal.apply()``."""
     rules = GAMES[game]()
     rng = random.Random(seed)
-    choice = rng.choice
+    rand = rng.random
     index = 0
 
     def one_deal() -> int:
@@ -61,16 +93,18 @@ def fast_path(game: str, seconds: float, seed: int = 0) -> Speed:
         legal, apply = deal.legal, deal.apply
         n = 0
         while deal.to_move is not None:
-            apply(choice(legal()))
+            actions = legal()
+            apply(actions[int(rand() * len(actions))])
             n += 1
         return n
 
-    return _measure(f"{game} (fast path)", one_deal, seconds)
+    return Playout(f"{game} (fast path)", one_deal)
 
 
-def string_api(game: str, seconds: float, seed: int = 0) -> Speed:
+def string_api(game: str, seed: int = 0) -> Playout:
     """Random deals on the public API: ``Match.legal_actions()`` and ``Match.play()``."""
     rng = random.Random(seed)
+    rand = rng.random
     match = Match(GAMES[game](), seed=seed)
 
     def one_deal() -> int:
@@ -80,35 +114,37 @@ def string_api(game: str, seconds: float, seed: int = 0) -> Speed:
         deal = match.begin_deal()
         n = 0
         while not deal.over:
-            match.play(rng.choice(match.legal_actions()))
+            actions = match.legal_actions()
+            match.play(actions[int(rand() * len(actions))])
             n += 1
         return n
 
-    return _measure(f"{game} (string API)", one_deal, seconds)
+    return Playout(f"{game} (string API)", one_deal)
 
 
-def openspiel(game: str, seconds: float, seed: int = 0) -> Speed | None:
-    """Random playouts of an OpenSpiel game driven from Python; None without OpenSpiel."""
+def openspiel(game: str, seed: int = 0) -> Playout | None:
+    """Random playouts of one of OpenSpiel's :data:`REFERENCES` (C++ games) driven from Python:
+    the deal's chance nodes, then the decisions; None without OpenSpiel."""
     try:
         import pyspiel  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return None
     loaded = pyspiel.load_game(game)
-    rng = random.Random(seed)
+    rand = random.Random(seed).random
 
     def one_deal() -> int:
         state = loaded.new_initial_state()
+        while state.is_chance_node():  # uniform: its legal actions are its outcomes
+            outcomes = state.legal_actions()
+            state.apply_action(outcomes[int(rand() * len(outcomes))])
         n = 0
         while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                n += 1
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rand() * len(actions))])
+            n += 1
         return n
 
-    return _measure(f"openspiel {game}", one_deal, seconds)
+    return Playout(f"openspiel {game}", one_deal)
 
 
 def sample_speed(game: str, seconds: float, seed: int = 0) -> float:
@@ -126,11 +162,11 @@ def sample_speed(game: str, seconds: float, seed: int = 0) -> float:
         while len(deal.history) < length // 2:
             match.play(rng.choice(match.legal_actions()))
         obs = match.observation(rng.randrange(match.game.seats))
-        start = time.perf_counter()
+        start = time.process_time()
         while True:
             match.game.sample_deal(obs, rng)
             samples += 1
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             if elapsed >= per_position:
                 break
         spent += elapsed
@@ -176,45 +212,55 @@ def solver_times(tricks: int, seconds: float, seed: int = 0, compiled: bool = Tr
             warm_up.apply(warm_up.legal()[0])
         Solver().solve(warm_up)
     times: list[float] = []
-    deadline = time.perf_counter() + seconds
-    while not times or time.perf_counter() < deadline:
+    deadline = time.process_time() + seconds
+    while not times or time.process_time() < deadline:
         hands, stock = rules.deal_cards(rng)
         deal = rules.new_deal(1, rng.randrange(4), hands, stock, [])
         while deal.tricks_done < TRICKS - tricks:
             deal.apply(rng.choice(deal.legal()))
-        start = time.perf_counter()
+        start = time.process_time()
         Solver(compiled=compiled).solve(deal)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return SolveTimes(tricks, sorted(times))
 
 
-def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: bool = True,
-        out: Callable[[str], None] = print) -> list[Speed]:
-    """Measure and print a table; each osteria figure is also given as a ratio to OpenSpiel's hearts."""
-    speeds: list[Speed] = []
-    ref = openspiel("hearts", seconds) if reference else None
+def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: bool = True, rounds: int = 5,
+        playouts_only: bool = False, out: Callable[[str], None] = print) -> list[Speed]:
+    """Measure and print a table: each osteria playout beside OpenSpiel's, as a ratio to hearts
+    measured in the same run, and how far each game is from the :data:`GOALS`; then, unless
+    ``playouts_only``, hidden-hand sampling, the solver and the research environments."""
+    games = list(games or GAMES)
+    playouts: list[Playout] = []
     if reference:
-        if ref is None:
+        references = [p for p in map(openspiel, REFERENCES) if p is not None]
+        if not references:
             out("OpenSpiel is not installed (pip install 'osteria[bench]'): no reference measured")
-        else:
-            speeds.append(ref)
-            skat = openspiel("skat", seconds)
-            if skat is not None:
-                speeds.append(skat)
-    for game in games or GAMES:
-        speeds.append(fast_path(game, seconds))
-        speeds.append(string_api(game, seconds))
+        playouts += references
+    for game in games:
+        playouts += [fast_path(game), string_api(game)]
+    speeds = measure(playouts, seconds, rounds)
+    by_name = {s.name: s for s in speeds}
+    hearts = by_name.get("openspiel hearts")
+    out(f"random playouts, CPU time, median of {rounds} alternating rounds")
     out(f"{'playout':34} {'deals/s':>10} {'decisions/s':>12} {'vs hearts':>10}")
     for s in speeds:
-        ratio = f"{s.decisions_per_s / ref.decisions_per_s:9.2f}x" if ref else "-"
-        out(f"{s.name:34} {s.deals_per_s:10.0f} {s.decisions_per_s:12.0f} {ratio:>10}")
-    by_name = {s.name: s for s in speeds}
-    for game in games or GAMES:
+        against = f"{s.decisions_per_s / hearts.decisions_per_s:9.2f}x" if hearts else "-"
+        out(f"{s.name:34} {s.deals_per_s:10.0f} {s.decisions_per_s:12.0f} {against:>10}")
+    for game in games:
         fast, api = by_name[f"{game} (fast path)"], by_name[f"{game} (string API)"]
         out(f"{game}: the string API runs at 1/{fast.decisions_per_s / api.decisions_per_s:.2f} of the fast path")
+    if hearts:
+        out("goals, decisions per second against hearts in this run:")
+        for game in games:
+            for kind, goal in GOALS.items():
+                ratio = by_name[f"{game} ({kind})"].decisions_per_s / hearts.decisions_per_s
+                verdict = "met" if ratio >= goal else "not met"
+                out(f"  {game + ' ' + kind:32} {ratio:5.2f}x, goal {goal:g}x: {verdict}")
+    if playouts_only:
+        return speeds
     out("")
     out(f"{'hidden-hand sampling, mid-deal':34} {'samples/s':>10}")
-    for game in games or GAMES:
+    for game in games:
         out(f"{game:34} {sample_speed(game, seconds):10.0f}")
     out("")
     out(f"{'double-dummy solver, tressette':34} {'endings':>10} {'median ms':>10} {'p99 ms':>10}")

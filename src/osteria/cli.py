@@ -138,7 +138,11 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print the result as JSON")
 
     bench = sub.add_parser("bench", help="random-playout speed of every game")
-    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement (2)")
+    bench.add_argument("--seconds", type=float, default=2.0, help="CPU time per measurement (2)")
+    bench.add_argument("--rounds", type=int, default=5,
+                       help="turns each playout takes, alternating with the others; the median is given (5)")
+    bench.add_argument("--playouts-only", action="store_true",
+                       help="only the random playouts, not sampling, the solver and the environments")
     bench.add_argument("--game", action="append", choices=list(GAMES), help="only this game (repeatable)")
     bench.add_argument("--no-reference", action="store_true", help="skip OpenSpiel's reference games")
 
@@ -553,7 +557,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench":
             from osteria.bench import run
 
-            run(args.game, seconds=args.seconds, reference=not args.no_reference)
+            if args.rounds < 1 or args.seconds <= 0:
+                raise UsageError("--rounds must be 1 or more and --seconds positive")
+            run(args.game, seconds=args.seconds, reference=not args.no_reference, rounds=args.rounds,
+                playouts_only=args.playouts_only)
             return 0
         if args.command == "arena":
             return _arena(args, options)

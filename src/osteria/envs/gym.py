@@ -1,11 +1,17 @@
 """A Gymnasium environment: one seat learns, osteria bots play the others.
 
 The learner's observation is ``{"observation": vector, "action_mask": mask}`` as in the
-PettingZoo environments; its reward is its own reward of each deal (:func:`deal_rewards`). The
-other seats are bots by name (``make_bot``: a level such as ``facile`` or ``medio``, or
-``random``, ``heuristic``...), each seeing only its own observation. An action outside the mask
-ends the episode with ``illegal_reward`` and ``info["illegal_action"]``, so that agents which
-ignore the mask learn to respect it.
+PettingZoo environments; its reward is its own reward of each deal (:func:`deal_rewards`:
+points, or the zero-sum margin). The other seats are bots by name (``make_bot``: a level such
+as ``facile`` or ``medio``, or ``random``, ``heuristic``...), each seeing only its own
+observation. An action outside the mask ends the episode with ``illegal_reward`` and
+``info["illegal_action"]``, so that agents which ignore the mask learn to respect it.
+
+When an episode ends, the next one is dealt at once (from the same generator, so the episodes
+are those that ``reset()`` would deal) and the terminal observation carries its action mask:
+the mask a vector environment's autoreset then acts on is a valid one. ``reset()`` without a
+seed begins that episode; a seed deals anew. Importing this module registers every game with
+Gymnasium: ``gymnasium.make("osteria/Tressette-v0", opponents="facile")``.
 """
 
 from __future__ import annotations
@@ -19,20 +25,34 @@ from gymnasium import spaces
 from osteria.bots import Bot, make_bot
 from osteria.engine import JSON, Match, RulesError
 from osteria.envs.encoding import encoding
-from osteria.envs.pettingzoo import check_settings, deal_rewards, observation_space, observe_seat
+from osteria.envs.pettingzoo import (
+    RENDER_MODES,
+    check_settings,
+    deal_rewards,
+    observation_space,
+    observe_seat,
+    seat_text,
+)
+from osteria.rules import GAMES
 
 Observation = dict[str, Any]  # "observation": Vector, "action_mask": Mask
 
 
-class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
-    """Seat ``seat`` of a game against bots; ``gymnasium.make`` is not needed."""
+def env_id(game: str) -> str:
+    """A game's Gymnasium id: ``osteria/Tressette-v0``."""
+    return f"osteria/{game.capitalize()}-v0"
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - declared so by gymnasium.Env
+
+class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
+    """Seat ``seat`` of a game against bots, made directly or by ``gymnasium.make(env_id(game))``."""
+
+    # "human" prints a line a step and waits on nothing; Gymnasium asks every human mode for a rate.
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012 - declared so by gymnasium.Env
 
     def __init__(self, game: str, seats: int | None = None, *, seat: int = 0, opponents: str = "medio",
-                 episode: str = "deal", illegal_reward: float = -10.0, render_mode: str | None = None,
-                 **options: JSON) -> None:
-        check_settings(episode, render_mode)
+                 episode: str = "deal", reward: str = "points", illegal_reward: float = -10.0,
+                 render_mode: str | None = None, **options: JSON) -> None:
+        check_settings(episode, reward, render_mode)
         self.encoding = encoding(game, seats, **options)
         self.rules = self.encoding.rules
         if not isinstance(seat, int) or not 0 <= seat < self.rules.seats:
@@ -40,75 +60,120 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
         if seat in self.rules.options.get("morto", ()):
             raise RulesError(f"seat {seat} is a dummy: its partner plays it")
         make_bot(opponents, game=game)  # an unknown name fails here, not at the first reset
-        self.seat, self.opponents, self.episode = seat, opponents, episode
+        self.seat, self.opponents, self.episode, self.reward = seat, opponents, episode, reward
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         self.observation_space = observation_space(self.encoding)
         self.action_space = spaces.Discrete(self.encoding.action_size)
         self.match: Match | None = None
         self.bots: dict[int, Bot] = {}
+        self.over = False  # whether the current episode has ended
+        self._next: tuple[Match, dict[int, Bot]] | None = None  # dealt when the last episode ended
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        draw = self.np_random.integers
-        self.match = Match(self.rules, seed=int(draw(2**63)))
-        self.bots = {s: make_bot(self.opponents, game=self.rules.name, seed=int(draw(2**63)))
-                     for s in range(self.rules.seats) if s != self.seat}
-        self._bots_play()
-        return observe_seat(self.encoding, self.match, self.seat), {}
+        if seed is not None:
+            self._drop_next()
+        self._close_bots()
+        self.match, self.bots = self._next or self._deal()
+        self._next, self.over = None, False
+        observation = observe_seat(self.encoding, self.match, self.seat)
+        self._render_human()
+        return observation, {}
 
-    def _bots_play(self) -> list[float]:
+    def _deal(self) -> tuple[Match, dict[int, Bot]]:
+        """A new episode from the environment's generator, played by the bots up to the learner's
+        first decision."""
+        draw = self.np_random.integers
+        match = Match(self.rules, seed=int(draw(2**63)))
+        bots = {s: make_bot(self.opponents, game=self.rules.name, seed=int(draw(2**63)))
+                for s in range(self.rules.seats) if s != self.seat}
+        self._bots_play(match, bots)
+        return match, bots
+
+    def _bots_play(self, match: Match, bots: dict[int, Bot]) -> list[float]:
         """Let the bots play until the learner decides or the episode ends; the learner's
         rewards of the deals that ended meanwhile."""
-        match = self.match
-        assert match is not None
         rewards = []
-        while not self._episode_over():
+        while not self._episode_over(match):
             if match.deal_due:
                 match.begin_deal()
             deals = len(match.results)
-            if match.decider == self.seat:
+            decider = match.decider
+            if decider == self.seat:
                 break
-            self._bot_move()
+            assert decider is not None
+            observation = match.observation(decider)
+            match.play(bots[decider].act(observation, observation["legal_actions"]))
             if len(match.results) > deals:
-                rewards.append(deal_rewards(match)[self.seat])
+                rewards.append(deal_rewards(match, self.reward)[self.seat])
         return rewards
 
-    def _bot_move(self) -> None:
-        match = self.match
-        assert match is not None and match.decider is not None
-        observation = match.observation(match.decider)
-        match.play(self.bots[match.decider].act(observation, observation["legal_actions"]))
-
-    def _episode_over(self) -> bool:
-        match = self.match
-        assert match is not None
+    def _episode_over(self, match: Match) -> bool:
         return match.finished or (self.episode == "deal" and bool(match.results))
 
     def step(self, action: int | np.int64) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         match = self.match
         assert match is not None, "reset() the environment first"
-        if self._episode_over():
+        if self.over:
             raise RuntimeError("the episode is over: reset() the environment")
         word = self.encoding.action_word(int(action))
-        legal = match.observation(self.seat)["legal_actions"]
-        if word not in legal:
-            return (observe_seat(self.encoding, match, self.seat), self.illegal_reward, True, False,
-                    {"illegal_action": word})
-        deals = len(match.results)
-        match.play(word)
-        reward = deal_rewards(match)[self.seat] if len(match.results) > deals else 0.0
-        reward += sum(self._bots_play())
-        return observe_seat(self.encoding, match, self.seat), reward, self._episode_over(), False, {}
+        info: dict[str, Any] = {}
+        if word not in match.observation(self.seat)["legal_actions"]:
+            reward, info["illegal_action"] = self.illegal_reward, word
+            self.over = True
+        else:
+            deals = len(match.results)
+            match.play(word)
+            reward = deal_rewards(match, self.reward)[self.seat] if len(match.results) > deals else 0.0
+            reward += sum(self._bots_play(match, self.bots))
+            self.over = self._episode_over(match)
+        observation = observe_seat(self.encoding, match, self.seat)
+        if self.over:
+            # The mask the next episode starts with: a vector environment's autoreset acts on it.
+            self._drop_next()
+            self._next = self._deal()
+            observation["action_mask"] = observe_seat(self.encoding, self._next[0], self.seat)["action_mask"]
+        self._render_human()
+        return observation, reward, self.over, False, info
 
     def render(self) -> str | None:
+        """What the learner sees (``ansi``: returned; ``human``: printed at every step)."""
         if self.render_mode is None or self.match is None:
             return None
-        view = self.match.observation(self.seat)
-        return f"seat {self.seat}: hand {' '.join(view['hand'])}; totals {self.match.totals()}"
+        text = seat_text(self.match, self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
-    def close(self) -> None:
+    def _render_human(self) -> None:
+        if self.render_mode == "human":
+            self.render()
+
+    def _close_bots(self) -> None:
         for bot in self.bots.values():
             bot.close()
         self.bots = {}
+
+    def _drop_next(self) -> None:
+        if self._next is not None:
+            for bot in self._next[1].values():
+                bot.close()
+            self._next = None
+
+    def close(self) -> None:
+        self._close_bots()
+        self._drop_next()
+
+
+def register() -> list[str]:
+    """Register every game with Gymnasium (once); their ids."""
+    for game in GAMES:
+        if env_id(game) not in gymnasium.registry:
+            gymnasium.register(env_id(game), entry_point=f"{__name__}:OsteriaGymEnv", kwargs={"game": game})
+    return [env_id(game) for game in GAMES]
+
+
+register()

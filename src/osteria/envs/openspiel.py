@@ -11,22 +11,27 @@ cards, one chance node per card of the deck, each drawing uniformly among the ca
 the pack; the first cards fill the hands in seat order, the rest is the stock as the game
 lays it out (a widow, Sancagna's turned and bottom cards). Every deal is thus equally likely,
 as at the table. Actions are the indices of :mod:`osteria.envs.encoding`; the observation
-tensor is the encoding's vector, and the information-state tensor adds the order in which the
-cards were played. The strings are the seat's observation as JSON: the information state with
+tensor is the encoding's vector, and the information-state tensor adds every action the seat
+has seen, in order (perfect recall). The strings are the seat's observation as JSON: the information state with
 the whole history the seat saw, the observation without it. ``resample_from_infostate``
-deals the hidden cards with the game's own exact sampler, so OpenSpiel's ISMCTS can search it.
+deals the hidden cards with the game's own exact sampler and replays the player's history on
+them, so OpenSpiel's ISMCTS (or MCTS on sampled states) can search without peeking;
+:class:`OsteriaBot` makes osteria's own bots OpenSpiel bots.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Callable, Sequence
+from itertools import permutations
 from typing import Any, cast
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
+from osteria.bots import make_bot
 from osteria.cards import CARD_STRINGS
 from osteria.engine import JSON, Deal, Game, RulesError
 from osteria.envs.encoding import Encoding, Vector, encoding
@@ -80,7 +85,13 @@ class _Setup:
         self.rules = rules
         self.encoding: Encoding = encoding(rules.name, rules.seats, **rules.options)
         self.sign = float(rules.sense)
-        self.max_plays = rules.seats * max(rules.hand_sizes())
+        self.max_actions = rules.max_decisions()
+        # The words a history's actions are made of (cards, signals, accusi, bids, a discard's
+        # name): an action seen is the set of its words, which tells every action from another.
+        words = {w for word in self.encoding.words for w in word.split()} | set(self.encoding.card_index)
+        if rules.discard_size():
+            words.update(self.encoding.action_word(self.encoding.action_size - 1).split())
+        self.history_words = {w: i for i, w in enumerate(sorted(words))}
         # An engine action and its index name the same word in every deal: remember them.
         self._index_of: dict[int, int] = {}
         self._engine_of: dict[int, int] = {}
@@ -231,19 +242,33 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         view = cast(dict[str, JSON], deal.observation(seat))  # a new dict on each call: extended here
         to_move = deal.to_move
         deciding = to_move is not None and deal.decider(to_move) == seat
-        view.update(game=rules.name, options=dict(rules.options), seat=seat, deal_index=0, results=[],
+        view.update(game=rules.name, options=dict(rules.options), players=[""] * rules.seats, seat=seat,
+                    deal_index=0, results=[],
                     totals=[0] * rules.seats, finished=deal.over, to_move=to_move,
                     legal_actions=[deal.action_str(a) for a in deal.legal()] if deciding else [])
         return view
 
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> OsteriaState:
         """A state the player cannot tell from this one: the hidden cards dealt anew, uniformly
-        among the deals consistent with all the player knows (the game's own sampler)."""
+        among the deals consistent with all the player knows (the game's own sampler), and the
+        actions hidden from it filled in. It is built from the player's view alone, through its
+        whole history: the chance nodes of the sampled deal, then every action."""
         assert self.deal is not None, "nothing is hidden before the deal"
-        rng = random.Random(int(sampler() * 2**53))
+        rules = self._setup.rules
+        deal, (dealer, hands, stock) = _sample_with_start(rules, self.view(player), random.Random(
+            int(sampler() * 2**53)))
         new: OsteriaState = self.get_game().new_initial_state()
-        new.dealer, new.drawn = self.dealer, list(self.drawn)
-        new.deal = self._setup.rules.sample_deal(self.view(player), rng)
+        if len(deal.history) < len(self.deal.history):
+            # The player has forgotten the first tricks by rule (Quattrigghiu's basi): the sampler
+            # deals the position after them, which no chance node can reach; the state holds it
+            # with no history, and nothing of the true deal.
+            new.dealer, new.deal = dealer, deal
+            return new
+        for outcome in deal_outcomes(rules, dealer, hands, stock):
+            new.apply_action(outcome)
+        for _, action in deal.history:
+            assert new.deal is not None
+            new.apply_action(self._setup.index_of(new.deal, action))
         return new
 
     def __str__(self) -> str:
@@ -253,19 +278,56 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
                            "history": [[s, self.deal.action_str(a)] for s, a in self.deal.history]})
 
 
+Start = tuple[int, list[list[int]], dict[str, list[int]]]  # the dealer, the hands, the stock
+
+
+def _sample_with_start(rules: Game, view: dict[str, JSON], rng: random.Random) -> tuple[Deal, Start]:
+    """``rules.sample_deal(view, rng)`` and the cards the sampled deal was dealt with. The game's
+    sampler builds its deal with ``new_deal``, then replays the history: a copy of the rules
+    whose ``new_deal`` also records its cards hears them (the last deal built is the one kept)."""
+    starts: list[Start] = []
+
+    def recording(index: int, dealer: int, hands: Sequence[Sequence[int]], stock: dict[str, Sequence[int]],
+                  previous: Sequence[Any]) -> Deal:
+        starts.append((dealer, [list(h) for h in hands], {role: list(c) for role, c in stock.items()}))
+        return rules.new_deal(index, dealer, hands, stock, previous)
+
+    probe = copy.copy(rules)
+    setattr(probe, "new_deal", recording)  # noqa: B010 - mypy refuses to assign a method; the copy's own
+    return probe.sample_deal(view, rng), starts[-1]
+
+
+def deal_outcomes(rules: Game, dealer: int, hands: Sequence[Sequence[int]],
+                  stock: dict[str, list[int]]) -> list[int]:
+    """The chance outcomes that deal these cards: the dealer, then the cards in drawing order
+    (the hands in seat order, then the stock as the game lays it out)."""
+    def cards_by_role(stock: dict[str, list[int]]) -> dict[str, list[int]]:  # an empty role is no role
+        return {role: sorted(cards) for role, cards in stock.items() if cards}
+
+    position = {c: i for i, c in enumerate(rules.deck.cards)}
+    laid_out = cards_by_role(stock)
+    # The game decides where each card after the hands goes (a widow, a turned card...): find
+    # an order of the stock's roles that it lays out so.
+    for roles in permutations(laid_out):
+        rest = [c for role in roles for c in stock[role]]
+        if cards_by_role(rules.stock_from_rest(rest)) == laid_out:
+            return [dealer, *(position[c] for hand in hands for c in hand), *(position[c] for c in rest)]
+    raise ValueError(f"{rules.name}: no drawing order lays out the stock {stock}")
+
+
 class OsteriaObserver:
-    """OpenSpiel's PyObserver: a seat's vector (with the order of the plays, for the
-    information state) and its observation as JSON."""
+    """OpenSpiel's PyObserver: a seat's vector (with, for the information state, every action
+    the seat has seen, in order) and its observation as JSON."""
 
     def __init__(self, setup: _Setup, perfect_recall: bool) -> None:
         self.setup = setup
         self.perfect_recall = perfect_recall
         n, size = setup.rules.seats, setup.encoding.observation_size
-        plays = (setup.max_plays, n + setup.encoding.deck_size) if perfect_recall else (0, 0)
-        self.tensor: Vector = np.zeros(size + plays[0] * plays[1], np.float32)
+        history = (setup.max_actions, n + len(setup.history_words)) if perfect_recall else (0, 0)
+        self.tensor: Vector = np.zeros(size + history[0] * history[1], np.float32)
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {"observation": self.tensor[:size]}
         if perfect_recall:
-            self.dict["plays"] = self.tensor[size:].reshape(plays)
+            self.dict["history"] = self.tensor[size:].reshape(history)
 
     def set_from(self, state: OsteriaState, player: int) -> None:
         self.tensor.fill(0)
@@ -275,24 +337,40 @@ class OsteriaObserver:
         enc = self.setup.encoding
         self.dict["observation"][:] = enc.observe(view)
         if self.perfect_recall:
-            self._fill_plays(view["history"], player)
+            self._fill_history(view["history"], player)
 
-    def _fill_plays(self, history: Sequence[Sequence[Any]], player: int) -> None:
-        enc, n = self.setup.encoding, self.setup.rules.seats
-        plays = self.dict["plays"]
-        k = 0
-        for seat, text in history:
-            c = enc.card_word(text.split(" ", 1)[0])
-            if c is not None:
-                plays[k, (seat - player) % n] = 1
-                plays[k, n + c] = 1
-                k += 1
+    def _fill_history(self, history: Sequence[Sequence[Any]], player: int) -> None:
+        """Row k: the k-th action the seat has seen, its actor's relative seat and its words."""
+        n, index = self.setup.rules.seats, self.setup.history_words
+        rows = self.dict["history"]
+        for k, (seat, text) in enumerate(history):
+            rows[k, (seat - player) % n] = 1
+            for word in text.split():
+                rows[k, n + index[word]] = 1
 
     def string_from(self, state: OsteriaState, player: int) -> str:
         view = state.view(player)
         if not self.perfect_recall:
             view.pop("history", None)
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+class OsteriaBot(pyspiel.Bot):  # type: ignore[misc]
+    """An osteria bot by name (``pimc``, ``ismcts``, ``hybrid``, a level...) as an OpenSpiel bot
+    for one player: it is given that player's observation and legal actions, never the state."""
+
+    def __init__(self, game: OsteriaGame, player: int, name: str, seed: int | str | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        self.setup = _SETUPS[game.setup_key]
+        self.player = player
+        self.bot = make_bot(name, game=self.setup.rules.name, seed=seed)
+
+    def step(self, state: OsteriaState) -> int:
+        view = state.view(self.player)
+        return self.setup.encoding.action_index(self.bot.act(view, view["legal_actions"]))
+
+    def restart_at(self, state: OsteriaState) -> None:
+        """Nothing to forget: the bot reads each observation afresh."""
 
 
 def register() -> list[str]:

@@ -6,7 +6,8 @@ dummy's hand). An observation is ``{"observation": vector, "action_mask": mask}`
 :mod:`osteria.envs.encoding`; the mask is all zeros for a seat that is not to decide. Rewards
 come at the end of each deal: each seat's delta in the game's unit (points, stakes, circles),
 which partners share by the rules, negated in a game where points are poison (Traversone) so
-that more is always better. An episode is one deal, or with ``episode="match"`` the whole match.
+that more is always better; or with ``reward="margin"`` the deal's margin, which is zero-sum
+(:func:`deal_rewards`). An episode is one deal, or with ``episode="match"`` the whole match.
 """
 
 from __future__ import annotations
@@ -23,16 +24,29 @@ from osteria.engine import JSON, IllegalAction, Match, RulesError
 from osteria.envs.encoding import Encoding, Mask, Vector, encoding
 
 EPISODES = ("deal", "match")
+REWARDS = ("points", "margin")
+RENDER_MODES = ("human", "ansi")
 
 
 def agent_name(seat: int) -> str:
     return f"seat_{seat}"
 
 
-def deal_rewards(match: Match) -> list[float]:
-    """Each seat's reward for the last deal played: its delta, negated where lower wins."""
-    sign = float(match.game.sense)
-    return [sign * d for d in match.results[-1].delta]
+def deal_rewards(match: Match, reward: str = "points") -> list[float]:
+    """Each seat's reward for the last deal played. ``points``: its delta, negated where lower
+    wins. ``margin``: that less the mean of its opponents' (the seats not on its side in that
+    deal), which adds up to zero over the seats: a Tressette side's margin is its points less
+    the other side's. The deltas of a zero-sum game are margins already."""
+    rules = match.game
+    points = [float(rules.sense) * d for d in match.results[-1].delta]
+    if reward == "points" or rules.zero_sum:
+        return points
+    deal = match.deals[-1].deal
+    margins = []
+    for seat, own in enumerate(points):
+        opponents = [p for other, p in enumerate(points) if not deal.same_side(seat, other)]
+        margins.append(own - sum(opponents) / len(opponents))
+    return margins
 
 
 def observation_space(enc: Encoding) -> spaces.Dict:
@@ -43,12 +57,24 @@ def observation_space(enc: Encoding) -> spaces.Dict:
     })
 
 
-def check_settings(episode: str, render_mode: str | None) -> None:
-    """RulesError, saying what is allowed, for an unknown episode or render mode."""
+def check_settings(episode: str, reward: str, render_mode: str | None) -> None:
+    """RulesError, saying what is allowed, for an unknown episode, reward or render mode."""
     if episode not in EPISODES:
         raise RulesError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
-    if render_mode not in (None, "ansi"):
-        raise RulesError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+    if reward not in REWARDS:
+        raise RulesError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise RulesError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+
+
+def seat_text(match: Match, seat: int) -> str:
+    """One line of what a seat sees: its hand, the trick, the totals, and a finished deal's result."""
+    view = match.observation(seat)
+    trick = " ".join(f"{s}:{card}" for s, card in view["trick"])
+    text = f"seat_{seat}: hand {' '.join(view['hand']) or '-'}; trick {trick or '-'}; totals {match.totals()}"
+    if match.results and match.decider is None:
+        text += f"; last deal {match.results[-1].outcome}, delta {match.results[-1].delta}"
+    return text
 
 
 def observe_seat(enc: Encoding, match: Match, seat: int) -> dict[str, Vector | Mask]:
@@ -60,15 +86,16 @@ def observe_seat(enc: Encoding, match: Match, seat: int) -> dict[str, Vector | M
 class OsteriaEnv(AECEnv):  # type: ignore[misc]
     """One osteria game as a PettingZoo AEC environment."""
 
-    def __init__(self, game: str, seats: int | None = None, *, episode: str = "deal",
+    def __init__(self, game: str, seats: int | None = None, *, episode: str = "deal", reward: str = "points",
                  render_mode: str | None = None, **options: JSON) -> None:
         super().__init__()
-        check_settings(episode, render_mode)
+        check_settings(episode, reward, render_mode)
         self.encoding = encoding(game, seats, **options)
         self.rules = self.encoding.rules
-        self.episode = episode
+        self.episode, self.reward = episode, reward
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["ansi"], "name": f"osteria_{game}_v0", "is_parallelizable": False}
+        self.metadata = {"render_modes": list(RENDER_MODES), "name": f"osteria_{game}_v0",
+                         "is_parallelizable": False}
         self.possible_agents = [agent_name(s) for s in range(self.rules.seats)]
         space = observation_space(self.encoding)
         self.observation_spaces = {agent: space for agent in self.possible_agents}
@@ -95,6 +122,8 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._select_decider()
+        if self.render_mode == "human":
+            self.render()
 
     def _select_decider(self) -> None:
         assert self.match is not None
@@ -123,7 +152,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if len(match.results) > deals:
-            for seat, reward in enumerate(deal_rewards(match)):
+            for seat, reward in enumerate(deal_rewards(match, self.reward)):
                 self.rewards[agent_name(seat)] = reward
             if self.episode == "deal" or match.finished:
                 self.terminations = {a: True for a in self.agents}
@@ -132,14 +161,18 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
                 match.begin_deal()
             self._select_decider()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
+        """What the agent selected sees (``ansi``: returned; ``human``: printed)."""
         if self.render_mode is None or self.match is None:
             return None
-        view = self.match.observation(self.possible_agents.index(self.agent_selection))
-        hand = " ".join(view["hand"])
-        trick = " ".join(f"{seat}:{card}" for seat, card in view["trick"])
-        return f"{self.agent_selection} to decide; hand {hand}; trick {trick or '-'}; totals {self.match.totals()}"
+        text = seat_text(self.match, self.possible_agents.index(self.agent_selection))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         self.match = None

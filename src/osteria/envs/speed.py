@@ -14,7 +14,6 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import permutations
 
 from osteria.cards import make_rng
 from osteria.engine import Match
@@ -63,11 +62,11 @@ def play_random_deals(game: str, seats: int | None, count: int, seed: int = 0) -
 def _timed(layer: str, deals: list[Played], replay: Callable[[Played], int], seconds: float) -> LayerSpeed:
     """Replay the deals in turn until ``seconds`` are spent (every deal at least once)."""
     steps = replays = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         steps += replay(deals[replays % len(deals)])
         replays += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if replays >= len(deals) and elapsed >= seconds:
             return LayerSpeed(layer, steps, elapsed)
 
@@ -104,19 +103,11 @@ def pettingzoo_speed(game: str, deals: list[Played], seconds: float) -> LayerSpe
 
 
 def chance_outcomes(played: Played) -> list[int]:
-    """The chance outcomes that deal a played deal in the OpenSpiel game: the dealer, then the
-    cards in drawing order (the hands in seat order, then the stock as the game lays it out)."""
-    rules = played.match.game
+    """The chance outcomes that deal a played deal in the OpenSpiel game."""
+    from osteria.envs.openspiel import deal_outcomes
+
     record = played.match.deals[0]
-    position = {c: i for i, c in enumerate(rules.deck.cards)}
-    cards = [c for hand in record.hands for c in hand]
-    # The game decides where each card after the hands goes (a widow, a turned card...): find
-    # an order of the stock's roles that it lays out as recorded.
-    for roles in permutations(record.stock):
-        rest = [c for role in roles for c in record.stock[role]]
-        if rules.stock_from_rest(rest) == record.stock:
-            return [record.dealer, *(position[c] for c in cards + rest)]
-    raise ValueError(f"{rules.name}: no drawing order lays out the stock {record.stock}")
+    return deal_outcomes(played.match.game, record.dealer, record.hands, record.stock)
 
 
 def openspiel_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:

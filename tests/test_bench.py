@@ -1,0 +1,69 @@
+"""The benchmark's drivers: what they play, not how fast."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from osteria.bench import REFERENCES, Playout, fast_path, measure, openspiel, run, string_api
+
+
+@pytest.mark.parametrize("game", REFERENCES)
+def test_the_reference_driver_meets_every_chance_node_as_it_assumes(game: str) -> None:
+    """The driver draws the deal's chance nodes by an index into ``legal_actions()`` before
+    the first decision: every chance node of the game must come first and be uniform over
+    exactly those outcomes. A walk with the driver's own random draws checks each node and
+    counts the decisions the driver reports."""
+    pyspiel = pytest.importorskip("pyspiel")
+    loaded = pyspiel.load_game(game)
+    driver = openspiel(game, seed=7)
+    assert driver is not None
+    rand = random.Random(7).random
+    for _ in range(30):
+        state = loaded.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            if state.is_chance_node():
+                assert decisions == 0, "a chance node after a decision"
+                outcomes = state.chance_outcomes()
+                assert [a for a, _ in outcomes] == actions
+                assert all(p == pytest.approx(1 / len(actions)) for _, p in outcomes)
+            else:
+                decisions += 1
+            state.apply_action(actions[int(rand() * len(actions))])
+        assert driver.one_deal() == decisions > 0
+
+
+@pytest.mark.parametrize("make", [fast_path, string_api])
+def test_osteria_playouts_play_whole_deals(make: Callable[[str, int], Playout]) -> None:
+    playout = make("traversone", 3)
+    assert [playout.one_deal() for _ in range(3)] == [40, 40, 40]  # four seats, ten cards each
+
+
+def test_measure_gives_every_playout_its_rounds() -> None:
+    counts = {"a": 0, "b": 0}
+
+    def playout(name: str) -> Playout:
+        def one_deal() -> int:
+            counts[name] += 1
+            return 2
+        return Playout(name, one_deal)
+
+    speeds = measure([playout("a"), playout("b")], seconds=0.01, rounds=3)
+    assert [s.name for s in speeds] == ["a", "b"]
+    assert all(len(s.rounds) == 3 for s in speeds)
+    assert all(decisions == 2 * deals for s in speeds for deals, decisions, _ in s.rounds)
+    assert sum(deals for s in speeds for deals, _, _ in s.rounds) == counts["a"] + counts["b"]
+
+
+def test_the_report_states_each_goal_against_hearts() -> None:
+    pytest.importorskip("pyspiel")
+    lines: list[str] = []
+    run(["traversone"], seconds=0.05, rounds=1, playouts_only=True, out=lines.append)
+    goals = [line for line in lines if "goal" in line and "x:" in line]
+    assert len(goals) == 2
+    assert any("traversone fast path" in line and "goal 2x" in line for line in goals)
+    assert any("traversone string API" in line and "goal 1x" in line for line in goals)
