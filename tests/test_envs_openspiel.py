@@ -206,3 +206,21 @@ def test_options_are_game_parameters() -> None:
         pyspiel.load_game("osteria_tressette", {"segni": "est"})
     with pytest.raises(ValueError, match="played by"):
         pyspiel.load_game("osteria_traversone", {"players": 7})
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_resampled_state_holds_the_information_state_it_was_sampled_from(game: str) -> None:
+    # What ISMCTS asks of every sample: the player cannot tell it from the true state, also once
+    # he has forgotten tricks by rule (Quattrigghiu's first six basi).
+    loaded = pyspiel.load_game(short_name(game))
+    rng = random.Random(3)
+    for _ in range(4):
+        state = loaded.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            player = state.current_player()
+            sample = state.resample_from_infostate(player, rng.random)
+            assert sample.information_state_string(player) == state.information_state_string(player)
+            state.apply_action(rng.choice(state.legal_actions()))

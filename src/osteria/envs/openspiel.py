@@ -258,10 +258,12 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         deal, (dealer, hands, stock) = _sample_with_start(rules, self.view(player), random.Random(
             int(sampler() * 2**53)))
         new: OsteriaState = self.get_game().new_initial_state()
-        if len(deal.history) < len(self.deal.history):
+        seen = self.view(player).get("history")
+        if isinstance(seen, list) and len(seen) < len(self.deal.history):
             # The player has forgotten the first tricks by rule (Quattrigghiu's basi): the sampler
-            # deals the position after them, which no chance node can reach; the state holds it
-            # with no history, and nothing of the true deal.
+            # lays out the position after them, which is not a play of the game, so no chance node
+            # or action reaches it; the state holds that position with no history, and nothing of
+            # the true deal.
             new.dealer, new.deal = dealer, deal
             return new
         for outcome in deal_outcomes(rules, dealer, hands, stock):
