@@ -141,6 +141,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement (2)")
     bench.add_argument("--game", action="append", choices=list(GAMES), help="only this game (repeatable)")
     bench.add_argument("--no-reference", action="store_true", help="skip OpenSpiel's reference games")
+    bench.add_argument("--solver", action="store_true", help="only the double-dummy solver's times")
 
     arena = sub.add_parser("arena", help="measure bots by duplicate deals",
                            description="Duplicate deals with every seat rotation; rules options follow the game.")
@@ -551,9 +552,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _print_result(match.result())
             return 0
         if args.command == "bench":
-            from osteria.bench import run
+            from osteria.bench import run, solver_speeds
 
-            run(args.game, seconds=args.seconds, reference=not args.no_reference)
+            if args.solver:
+                solver_speeds(args.game, args.seconds)
+            else:
+                run(args.game, seconds=args.seconds, reference=not args.no_reference)
             return 0
         if args.command == "arena":
             return _arena(args, options)
