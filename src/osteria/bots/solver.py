@@ -7,7 +7,7 @@ bounds from the points still at stake. Where the value is a step function of wha
 gains (whole points from thirds), the zero-window searches test only the steps, and stop once
 the value is known to that precision. The last trick is counted, not searched.
 
-Tressette, Calabresella of three or four seats and Sancagna are searched by a compiled kernel
+Tressette, Calabresella (three to five seats) and Sancagna are searched by a compiled kernel
 (``solver_kernel``, numba) where numba is installed; this module is its reference, and
 ``compiled=False`` (to :func:`ending` or :class:`Solver`) forces it.
 
@@ -551,7 +551,7 @@ class Ending:
 def ending(deal: Deal, seat: int, compiled: bool = True) -> Ending:
     """The open-handed trick play of a deal in its card play (``Deal.open_play``), valued for
     ``seat``. With ``compiled`` (the default), the compiled kernel searches it where the kernel
-    applies (a deal whose play is a ``SuitPlay``, at three or four seats) and numba is
+    applies (a deal whose play is a ``SuitPlay``, of up to five seats) and numba is
     installed; without, the pure-Python reference does."""
     if not deal.in_card_play or deal.over:
         raise ValueError("the solver searches the card play of a deal in progress")

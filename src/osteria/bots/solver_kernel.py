@@ -4,7 +4,7 @@ It searches what :class:`osteria.bots.solver.Ending` searches in its additive fo
 deal's play is a :class:`~osteria.openplay.SuitPlay` (answer the suit led, else trump where the
 game says so; the highest trump takes the trick, else the strongest card of the suit led; card
 values and the last trick's bonus, one side against the other): the Tressette family's play and
-Sancagna's, for three or four seats. It returns the same values as the reference: the
+Sancagna's, for three to five seats. It returns the same values as the reference: the
 pure-Python search stays the reference, and the tests hold the two to agreement. It differs only
 in how it runs: positions as int64 bitmasks in flat arrays, the moves of each ply in a
 preallocated buffer, and the transposition table as open addressing in numpy arrays, where
@@ -36,8 +36,9 @@ from numba.extending import intrinsic
 from osteria.bots.solver import step_to_test
 from osteria.cards import SUIT_MASK
 
-# The most seats the kernel searches: a position's key is four hands and the leader.
-MAX_SEATS = 4
+# The most seats the kernel searches: a position's key gives each card's holder three bits; and
+# the last two tricks are counted directly for three or four seats only (see ``_two_tricks``).
+MAX_SEATS = 5
 
 _INF = 1 << 20
 _PROBES = 4  # table slots tried for a position, from its hash on
@@ -51,11 +52,11 @@ _KILLERS = 8
 # cards (0: no trumps) and the cards a hand void in the suit led must play if it holds any.
 _TRUMPS, _RUFF = 4, 5
 _SLOTS = 1 << 18
-# A table key (see ``_key``): two words of holders, the leader, a word of values per suit; a
-# suit's field in a word of holders is two bits a card and its length, in its word of values
-# four bits a card (Sancagna's trumps are worth up to 8).
-_KEY, _WORTH = 7, 3
-_HOLDER_BITS, _HOLDER_FIELD = 26, 30
+# A table key (see ``_key``): a word of holders per suit (three bits a card, then the suit's
+# length; the first word also the leader), a word of values per suit (four bits a card:
+# Sancagna's trumps are worth up to 8).
+_KEY, _WORTH = 8, 4
+_HOLDER_BITS, _LENGTH_BITS, _LEADER_SHIFT = 3, 39, 43
 _VALUE_BITS, _VALUE_MASK = 4, 15
 # The columns of a suit's row in the chain table (see ``chain_table``).
 _LENGTH, _LOW, _HIGH = 16, 17, 17 + 128
@@ -163,7 +164,7 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
     trump) if that does, else plays its cheapest (of that suit, the weakest of the cheapest; free
     to play any, the lowest-numbered); the taker's partners feed the trick their costliest card
     (the lowest-numbered of those). The points these cards add, and the seat that takes the trick.
-    One pass over at most three hands, no search: cheap enough to order moves by."""
+    One pass over the other hands, no search: cheap enough to order moves by."""
     n = hands.shape[0]
     points = 0
     t = leader + done
@@ -348,29 +349,25 @@ def _to_front(moves: Any, ply: int, count: int, card: int) -> None:
 @_helper
 def _key(hands: Any, live: int, leader: int, values: Any, chains: Any, key: Any, at: int) -> None:
     """The table key of a trick's start, into ``key[at:at + _KEY]``: suit by suit, which seat
-    holds each live card in order of strength (two bits a card, and how many; two suits a word),
-    the leader, and the values of those cards in the same order (a suit a word). Positions
-    with the same holders in the same order play alike, trick for trick, whatever their cards'
-    ranks: their keys differ at most in the values, and by those only (see ``_slack``)."""
-    for w in range(2):
-        holders = 0
-        for half in range(2):
-            s = 2 * w + half
-            alive = _pattern(live, s, chains)
-            k = 0
-            code = 0
-            value_code = 0
-            while alive:
-                i = _lowest(alive)
-                alive ^= 1 << i
-                c = chains[s, i]
-                code |= _holder(hands, c) << (2 * k)
-                value_code |= values[c] << (_VALUE_BITS * k)
-                k += 1
-            holders |= (code | k << _HOLDER_BITS) << (_HOLDER_FIELD * half)
-            key[at + _WORTH + s] = value_code
-        key[at + w] = holders
-    key[at + 2] = leader
+    holds each live card in order of strength (three bits a card, and how many), the leader (with
+    the first suit), and the values of those cards in the same order. Positions with the same
+    holders in the same order play alike, trick for trick, whatever their cards' ranks: their
+    keys differ at most in the values, and by those only (see ``_slack``)."""
+    for s in range(4):
+        alive = _pattern(live, s, chains)
+        k = 0
+        code = 0
+        value_code = 0
+        while alive:
+            i = _lowest(alive)
+            alive ^= 1 << i
+            c = chains[s, i]
+            code |= _holder(hands, c) << (_HOLDER_BITS * k)
+            value_code |= values[c] << (_VALUE_BITS * k)
+            k += 1
+        key[at + s] = code | k << _LENGTH_BITS
+        key[at + _WORTH + s] = value_code
+    key[at] |= leader << _LEADER_SHIFT
 
 
 @_helper
@@ -742,7 +739,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
             elif in_trick == 0 and lead_hand & (lead_hand - 1) == 0:
                 # The last trick: every card is forced.
                 v = _last_trick(hands, 0, leader, n, team, values, strength, suits, scalars[_LAST_BONUS])
-            elif in_trick == 0 and _count(lead_hand) == 2 and ply != root:
+            elif in_trick == 0 and _count(lead_hand) == 2 and ply != root and n <= 4:
                 # (At the root the search must also name a best card.)
                 v = _two_tricks(hands, leader, n, team, values, strength, suits, scalars[_LAST_BONUS])
             else:
