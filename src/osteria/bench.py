@@ -185,8 +185,10 @@ SOLVER_CASES = (
     SolverCase("calabresella", {"seats": 4}, (4, 6, 10)),
     SolverCase("calabresella", {"seats": 5}, (4, 6, 8)),
     SolverCase("sancagna", {}, (4, 6)),
-    SolverCase("traversone", {}, (4, 6, 10)),
-    SolverCase("quattrigghiu", {}, (4, 6, 10)),
+    # No kernel yet for these two: the reference alone, on the endings it solves in seconds at
+    # most (Traversone's, each for himself, key every seat's points and search far more nodes).
+    SolverCase("traversone", {}, (4,)),
+    SolverCase("quattrigghiu", {}, (4, 6)),
 )
 
 
