@@ -9,6 +9,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import osteria
+from osteria import bench
 from osteria.bots import solver
 from osteria.engine import Deal, side_of
 from osteria.rules import quattrigghiu, sancagna
@@ -216,3 +217,18 @@ def test_what_the_leader_surely_cashes_never_passes_what_its_side_gains() -> Non
         cashing += sure > 0
         exact += 0 < sure == gain
     assert cashing > 30 and exact > 5  # the bound is no bare zero
+
+
+def test_the_bench_times_each_game_s_solver_on_endings_of_the_length_it_says() -> None:
+    rng = random.Random(2)
+    for case in bench.SOLVER_CASES:
+        deal = bench.solver_ending(case, 4, rng)
+        play = deal.open_play(deal.to_move)  # type: ignore[arg-type]
+        assert not play.trick and play.hands[play.leader].bit_count() <= 4
+    lines: list[str] = []
+    bench.solver_speeds(["sancagna"], 0, lines.append)
+    labels = [line.split("  ")[0] for line in lines[1:]]
+    assert labels[:2] == ["sancagna, 4-trick ending, pure", "sancagna, whole deal, pure"]
+    if solver.kernel_seats():  # the kernel's lines, each with how many times faster it is
+        assert labels[2:] == ["sancagna, 4-trick ending, compiled", "sancagna, whole deal, compiled"]
+        assert all(line.endswith("x") for line in lines[3:])

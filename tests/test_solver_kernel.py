@@ -57,7 +57,7 @@ def test_the_kernel_agrees_with_the_reference_on_tressette_endings(options: dict
         agree(deal, (seat + 1) % 4)
 
 
-@pytest.mark.parametrize("seats", [3, 4])
+@pytest.mark.parametrize("seats", [3, 4, 5])
 def test_the_kernel_agrees_with_the_reference_in_calabresella(seats: int) -> None:
     rng = random.Random(seats)
     for _ in range(40):
@@ -67,6 +67,35 @@ def test_the_kernel_agrees_with_the_reference_in_calabresella(seats: int) -> Non
         assert seat is not None
         agree(deal, seat)
         agree(deal, (seat + 1) % seats)
+
+
+@pytest.mark.parametrize("options", [{}, {"tavola": True}])
+def test_the_kernel_agrees_with_the_reference_in_sancagna(options: dict[str, object]) -> None:
+    # Trumps: a void hand must trump, and the highest trump takes; trumps are worth up to 8.
+    rng = random.Random(f"sancagna{options}")
+    for k in range(40):
+        deal = ending("sancagna", rng, 3 + k % 3, **options)
+        assert solver.ending(deal, 0).compiled
+        seat = deal.to_move
+        assert seat is not None
+        agree(deal, seat)
+        agree(deal, (seat + 1) % 4)
+
+
+def test_the_kernel_s_sure_gain_under_trumps_is_gained() -> None:
+    rng = random.Random(12)
+    counted = 0
+    for _ in range(120):
+        deal = ending("sancagna", rng, 4)
+        if deal.trick:  # type: ignore[attr-defined]
+            continue
+        leader = deal.leader  # type: ignore[attr-defined]
+        e = solver.ending(deal, leader, compiled=False)
+        hands, values, chains = kernel_arrays(e)
+        sure = solver_kernel._sure(hands, leader, e.live, values, chains, kernel_rules(e)[1], e.rest)
+        assert sure <= e.search(-1, e.rest + 1)  # the side's exact gain, all hands open
+        counted += sure > 0
+    assert counted > 10  # the bound does count cashes
 
 
 def test_the_kernel_agrees_with_the_reference_on_eight_trick_endings() -> None:
@@ -87,10 +116,10 @@ def test_the_kernel_serves_where_it_applies_and_the_reference_elsewhere() -> Non
 
     assert compiled("tressette")
     assert compiled("calabresella", seats=4)
-    assert not compiled("calabresella", seats=5)  # five hands: more than the kernel keys
+    assert compiled("calabresella", seats=5)
     assert not compiled("traversone")
     assert not compiled("quattrigghiu")
-    assert not compiled("sancagna")
+    assert compiled("sancagna")
     deal = played_to(0, 4)
     assert not solver.ending(deal, 0, compiled=False).compiled
 
@@ -151,12 +180,19 @@ def kernel_arrays(e: solver.Ending) -> tuple[Any, Any, Any]:
     return np.array(e.hands, np.int64), values, chains
 
 
+def kernel_rules(e: solver.Ending) -> tuple[Any, Any]:
+    """The strength and suit tables of an ending's trick play as the kernel takes them."""
+    assert e.suit_play is not None
+    strength = solver_kernel.strength_table([chain for chain, _ in e.chains])
+    return strength, solver_kernel.suit_table(e.suit_play.trump, e.suit_play.must_trump)
+
+
 def test_the_kernel_s_sure_gain_is_the_reference_s() -> None:
     for deal in trick_starts(5):
         leader = deal.leader  # type: ignore[attr-defined]
         e = solver.ending(deal, leader, compiled=False)
         hands, values, chains = kernel_arrays(e)
-        sure = solver_kernel._sure(hands, leader, e.live, values, chains, e.rest)
+        sure = solver_kernel._sure(hands, leader, e.live, values, chains, kernel_rules(e)[1], e.rest)
         assert sure == e.sure()
 
 
@@ -168,7 +204,8 @@ def test_the_crossing_to_a_partner_adds_only_what_the_side_surely_gains() -> Non
         hands, values, chains = kernel_arrays(e)
         team = np.array(e.team, np.int64)
         sure = e.sure()
-        crossing = solver_kernel._crossing(hands, leader, e.live, values, chains, team, e.rest - sure)
+        crossing = solver_kernel._crossing(hands, leader, e.live, values, chains, kernel_rules(e)[1], team,
+                                           e.rest - sure)
         assert 0 <= crossing <= e.rest - sure
         assert sure + crossing <= e.search(-1, e.rest + 1)  # the side's exact gain, all hands open
         raised += crossing > 0
@@ -188,8 +225,8 @@ def test_a_partner_left_with_winners_only_takes_every_trick_for_the_side() -> No
     e = solver.ending(deal, leader, compiled=False)
     arrays, values, chains = kernel_arrays(e)
     sure = e.sure()
-    crossing = solver_kernel._crossing(arrays, leader, e.live, values, chains, np.array(e.team, np.int64),
-                                       e.rest - sure)
+    crossing = solver_kernel._crossing(arrays, leader, e.live, values, chains, kernel_rules(e)[1],
+                                       np.array(e.team, np.int64), e.rest - sure)
     assert sure < e.rest
     assert sure + crossing == e.rest == e.search(-1, e.rest + 1)
 
@@ -207,7 +244,7 @@ def test_the_last_two_tricks_counted_directly_are_worth_what_the_search_finds() 
             solved += 1
             hands, values, _ = kernel_arrays(e)
             direct = solver_kernel._two_tricks(hands, leader, e.n, np.array(e.team, np.int64), values,
-                                               solver_kernel._STRENGTH, solver_kernel._SUIT_MASKS, e.last_bonus)
+                                               *kernel_rules(e), e.last_bonus)
             assert direct == e.search(-1, e.rest + 1)
     assert solved > 50
 
@@ -285,7 +322,9 @@ def test_the_kernel_refuses_card_values_its_table_cannot_key() -> None:
     e = solver.ending(played_to(1, 4), 0, compiled=False)
     values = list(e.values)
     values[next(c for c in range(len(values)) if e.live >> c & 1)] = solver_kernel._VALUE_MASK + 1
-    chains = solver_kernel.chain_table([chain for chain, _ in e.chains])
-    with pytest.raises(ValueError, match="card values from 0 to 3"):
-        solver_kernel.Search(e.hands, e.trick, e.leader, e.team, values, chains, e.last_bonus, e.rest, e.steps())
-    solver_kernel.Search(e.hands, e.trick, e.leader, e.team, e.values, chains, e.last_bonus, e.rest, e.steps())
+    chains = [chain for chain, _ in e.chains]
+    with pytest.raises(ValueError, match=f"card values from 0 to {solver_kernel._VALUE_MASK}"):
+        solver_kernel.Search(e.hands, e.trick, e.leader, e.team, values, chains, -1, False, e.last_bonus, e.rest,
+                             e.steps())
+    solver_kernel.Search(e.hands, e.trick, e.leader, e.team, e.values, chains, -1, False, e.last_bonus, e.rest,
+                         e.steps())

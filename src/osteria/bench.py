@@ -14,10 +14,11 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from osteria.engine import Match
+from osteria import game_rules, new_match
+from osteria.engine import JSON, Deal, Match
 from osteria.rules import GAMES
 
 # OpenSpiel's games to measure against. Each deals all its cards before the first decision, every
@@ -197,31 +198,103 @@ class SolveTimes:
         return self.seconds[min(len(self.seconds) - 1, round(0.99 * (len(self.seconds) - 1)))]
 
 
-def solver_times(tricks: int, seconds: float, seed: int = 0, compiled: bool = True) -> SolveTimes:
-    """The double-dummy solver's time on Tressette endings of ``tricks`` tricks (10: whole
-    deals), each reached by random play: as many as ``seconds`` allow, at least one. With
-    ``compiled``, the compiled kernel where numba is installed (loaded before the clock starts),
-    else the pure-Python reference."""
-    from osteria.bots.solver import Solver
-    from osteria.rules.tressette import TRICKS, Tressette
+@dataclass(frozen=True)
+class SolverCase:
+    """A game whose solver the bench times, with its options, and the endings it times: their
+    lengths in tricks (one past the hands is the whole deal), the pure-Python reference only up
+    to ``pure_tricks`` (longer ones take it seconds each)."""
 
-    rules, rng = Tressette(), random.Random(seed)
+    game: str
+    options: Mapping[str, JSON]
+    lengths: tuple[int, ...]
+    pure_tricks: int = 6
+
+    @property
+    def name(self) -> str:
+        seats = self.options.get("seats")
+        return self.game if seats is None else f"{self.game} for {seats}"
+
+
+SOLVER_CASES = (
+    SolverCase("tressette", {}, (4, 6, 8, 10)),
+    SolverCase("calabresella", {"seats": 3}, (4, 6, 8, 12)),
+    SolverCase("calabresella", {"seats": 4}, (4, 6, 10)),
+    SolverCase("calabresella", {"seats": 5}, (4, 6, 8)),
+    SolverCase("sancagna", {}, (4, 6)),
+    # No kernel yet for these two: the reference alone, on the endings it solves in seconds at
+    # most (Traversone's, each for himself, key every seat's points and search far more nodes).
+    SolverCase("traversone", {}, (4,)),
+    SolverCase("quattrigghiu", {}, (4, 6)),
+)
+
+
+def solver_ending(case: SolverCase, tricks: int, rng: random.Random) -> Deal:
+    """A deal of the case's game played at random into its card play, to the start of a trick
+    with at most ``tricks`` tricks left (the first trick where the hands hold fewer cards)."""
+    while True:
+        deal = new_match(case.game, seed=rng.getrandbits(32), **case.options).deal
+        assert deal is not None
+        while not deal.over:
+            seat = deal.to_move
+            if seat is not None and deal.in_card_play and not deal.stake_beyond_play():
+                play = deal.open_play(seat)
+                if not play.trick and play.hands[play.leader].bit_count() <= tricks:
+                    return deal
+            deal.apply(rng.choice(deal.legal()))
+
+
+def kernel_applies(case: SolverCase) -> bool:
+    """Whether the compiled kernel searches the case's game (and numba is installed)."""
+    from osteria.bots.solver import ending
+
+    deal = solver_ending(case, 2, random.Random(0))
+    assert deal.to_move is not None
+    return ending(deal, deal.to_move).compiled
+
+
+def solver_times(case: SolverCase, tricks: int, seconds: float, seed: int = 0, compiled: bool = True) -> SolveTimes:
+    """The double-dummy solver's time on endings of ``tricks`` tricks of the case's game, each
+    reached by random play from a random deal: as many as ``seconds`` allow, at least one. With
+    ``compiled``, the compiled kernel where it applies (loaded before the clock starts), else
+    the pure-Python reference."""
+    from osteria.bots.solver import Solver
+
+    rng = random.Random(seed)
     if compiled:
-        warm_up = rules.new_deal(1, 0, *rules.deal_cards(random.Random(seed)), [])
-        while warm_up.tricks_done < TRICKS - 1:
-            warm_up.apply(warm_up.legal()[0])
-        Solver().solve(warm_up)
+        Solver().solve(solver_ending(case, 2, random.Random(seed)))
     times: list[float] = []
     deadline = time.process_time() + seconds
     while not times or time.process_time() < deadline:
-        hands, stock = rules.deal_cards(rng)
-        deal = rules.new_deal(1, rng.randrange(4), hands, stock, [])
-        while deal.tricks_done < TRICKS - tricks:
-            deal.apply(rng.choice(deal.legal()))
+        deal = solver_ending(case, tricks, rng)
         start = time.process_time()
         Solver(compiled=compiled).solve(deal)
         times.append(time.process_time() - start)
     return SolveTimes(tricks, sorted(times))
+
+
+def solver_speeds(games: Iterable[str] | None, seconds: float, out: Callable[[str], None] = print) -> None:
+    """The solver's median and 99th-percentile times per game, by the pure-Python reference and
+    by the compiled kernel where it applies, with how many times faster the kernel's median is
+    than the reference's on endings of the same length."""
+    out(f"{'double-dummy solver':46} {'endings':>8} {'median ms':>10} {'p99 ms':>10} {'vs pure':>8}")
+    chosen = set(games or GAMES)
+    for case in SOLVER_CASES:
+        if case.game not in chosen:
+            continue
+        whole = game_rules(case.game, **case.options).hand_sizes()[0]
+        kinds = [(False, "pure", [t for t in case.lengths if t <= case.pure_tricks])]
+        if kernel_applies(case):
+            kinds.append((True, "compiled", list(case.lengths)))
+        pure: dict[int, float] = {}
+        for compiled, kind, lengths in kinds:
+            for tricks in lengths:
+                t = solver_times(case, tricks, seconds, compiled=compiled)
+                length = "whole deal" if tricks >= whole else f"{tricks}-trick ending"
+                ratio = f"{pure[tricks] / t.median:7.1f}x" if compiled and tricks in pure else "-"
+                if not compiled:
+                    pure[tricks] = t.median
+                label = f"{case.name}, {length}, {kind}"
+                out(f"{label:46} {len(t.seconds):8} {1000 * t.median:10.2f} {1000 * t.p99:10.1f} {ratio:>8}")
 
 
 def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: bool = True, rounds: int = 5,
@@ -263,16 +336,7 @@ def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: boo
     for game in games:
         out(f"{game:34} {sample_speed(game, seconds):10.0f}")
     out("")
-    out(f"{'double-dummy solver, tressette':34} {'endings':>10} {'median ms':>10} {'p99 ms':>10}")
-    from osteria.bots.solver import kernel_seats
-
-    # Whole deals take the pure-Python reference seconds each: only the kernel times them.
-    kinds = [(False, "pure", (4, 6, 8))] + ([(True, "compiled", (4, 6, 8, 10))] if kernel_seats() else [])
-    for compiled, kind, lengths in kinds:
-        for tricks in lengths:
-            t = solver_times(tricks, seconds, compiled=compiled)
-            label = ("whole deal" if tricks == 10 else f"{tricks}-trick ending") + f", {kind}"
-            out(f"{label:34} {len(t.seconds):10} {1000 * t.median:10.1f} {1000 * t.p99:10.1f}")
+    solver_speeds(games, seconds, out)
     out("")
     environment_speeds(games, seconds, out)
     return speeds

@@ -145,6 +145,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="only the random playouts, not sampling, the solver and the environments")
     bench.add_argument("--game", action="append", choices=list(GAMES), help="only this game (repeatable)")
     bench.add_argument("--no-reference", action="store_true", help="skip OpenSpiel's reference games")
+    bench.add_argument("--solver", action="store_true", help="only the double-dummy solver's times")
 
     arena = sub.add_parser("arena", help="measure bots by duplicate deals",
                            description="Duplicate deals with every seat rotation; rules options follow the game.")
@@ -555,12 +556,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _print_result(match.result())
             return 0
         if args.command == "bench":
-            from osteria.bench import run
+            from osteria.bench import run, solver_speeds
 
             if args.rounds < 1 or args.seconds <= 0:
                 raise UsageError("--rounds must be 1 or more and --seconds positive")
-            run(args.game, seconds=args.seconds, reference=not args.no_reference, rounds=args.rounds,
-                playouts_only=args.playouts_only)
+            if args.solver:
+                solver_speeds(args.game, args.seconds)
+            else:
+                run(args.game, seconds=args.seconds, reference=not args.no_reference, rounds=args.rounds,
+                    playouts_only=args.playouts_only)
             return 0
         if args.command == "arena":
             return _arena(args, options)

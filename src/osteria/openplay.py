@@ -29,6 +29,18 @@ def suit_chains(key: Sequence[int], deck: int) -> Chains:
 
 
 @dataclass(frozen=True)
+class SuitPlay:
+    """A trick play that the compiled kernel (``osteria.bots.solver_kernel``) searches, in its
+    terms: the follow classes are the four suits (the chains, each from its weakest card up); a
+    hand answers the suit led, and one void in it trumps if it can where ``must_trump``; the
+    highest trump takes the trick, else the strongest card of the suit led; and the play is
+    valued in the additive form (card values and a last trick's bonus, no ``trick_bonus``)."""
+
+    trump: int = -1  # the trump suit; -1: none
+    must_trump: bool = False
+
+
+@dataclass(frozen=True)
 class OpenPlay:
     """The trick play still to come, with all hands open, as one side against the other.
 
@@ -60,6 +72,6 @@ class OpenPlay:
     # Whether the strongest live card of the suit led always takes the trick (no trumps), so
     # that what the leader can cash bounds the value.
     cashes: bool = False
-    # Whether it is the Tressette family's plain trick play (follow suit, the family's order,
-    # additive card values), which the compiled kernel searches.
-    family: bool = False
+    # The trick play in the compiled kernel's terms, where the kernel searches it; None: the
+    # pure search alone (``follow`` and ``taker`` must say the same as this).
+    suit_play: SuitPlay | None = None

@@ -7,7 +7,7 @@ bounds from the points still at stake. Where the value is a step function of wha
 gains (whole points from thirds), the zero-window searches test only the steps, and stop once
 the value is known to that precision. The last trick is counted, not searched.
 
-Tressette and Calabresella of three or four seats are searched by a compiled kernel
+Tressette, Calabresella (three to five seats) and Sancagna are searched by a compiled kernel
 (``solver_kernel``, numba) where numba is installed; this module is its reference, and
 ``compiled=False`` (to :func:`ending` or :class:`Solver`) forces it.
 
@@ -125,6 +125,7 @@ class Ending:
         self.summary = play.summary
         # See ``sure``: what the leader can cash bounds the value where no trump takes.
         self.cashes = play.cashes
+        self.suit_play = play.suit_play
         self.taken = list(play.taken) or [0] * self.n
         self.won = list(play.won) or [0] * self.n
         self.last_taker = leader
@@ -498,9 +499,11 @@ class Ending:
         if self._kernel is None:
             from osteria.bots import solver_kernel
 
-            chains = solver_kernel.chain_table([chain for chain, _ in self.chains])
+            assert self.suit_play is not None
+            chains = [chain for chain, _ in self.chains]
             self._kernel = solver_kernel.Search(self.hands, self.trick, self.leader, self.team, self.values, chains,
-                                                self.last_bonus, self.rest, self.steps())
+                                                self.suit_play.trump, self.suit_play.must_trump, self.last_bonus,
+                                                self.rest, self.steps())
         found = self._kernel.gain(self.max_nodes, first)
         self.nodes = self._kernel.nodes
         if found is None:
@@ -548,13 +551,13 @@ class Ending:
 def ending(deal: Deal, seat: int, compiled: bool = True) -> Ending:
     """The open-handed trick play of a deal in its card play (``Deal.open_play``), valued for
     ``seat``. With ``compiled`` (the default), the compiled kernel searches it where the kernel
-    applies (the Tressette family's plain trick play, at three or four seats) and numba is
+    applies (a deal whose play is a ``SuitPlay``, of up to five seats) and numba is
     installed; without, the pure-Python reference does."""
     if not deal.in_card_play or deal.over:
         raise ValueError("the solver searches the card play of a deal in progress")
     play = deal.open_play(seat)
     e = Ending(play)
-    e.compiled = compiled and play.family and e.n <= kernel_seats()
+    e.compiled = compiled and play.suit_play is not None and e.n <= kernel_seats()
     return e
 
 

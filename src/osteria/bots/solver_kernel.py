@@ -1,8 +1,10 @@
-"""The double-dummy search of the Tressette family's card play, compiled with numba.
+"""The double-dummy search of a suit-following card play, compiled with numba.
 
-It searches what :class:`osteria.bots.solver.Ending` searches in its additive form (follow
-suit, the strongest card of the suit led takes the trick, card points and the last trick's
-bonus, one side against the other) for three or four seats, and returns the same values: the
+It searches what :class:`osteria.bots.solver.Ending` searches in its additive form where the
+deal's play is a :class:`~osteria.openplay.SuitPlay` (answer the suit led, else trump where the
+game says so; the highest trump takes the trick, else the strongest card of the suit led; card
+values and the last trick's bonus, one side against the other): the Tressette family's play and
+Sancagna's, for three to five seats. It returns the same values as the reference: the
 pure-Python search stays the reference, and the tests hold the two to agreement. It differs only
 in how it runs: positions as int64 bitmasks in flat arrays, the moves of each ply in a
 preallocated buffer, and the transposition table as open addressing in numpy arrays, where
@@ -33,10 +35,10 @@ from numba.extending import intrinsic
 
 from osteria.bots.solver import step_to_test
 from osteria.cards import SUIT_MASK
-from osteria.rules.tressette_family import STRENGTH
 
-# The most seats the kernel searches: a position's key is four hands and the leader.
-MAX_SEATS = 4
+# The most seats the kernel searches: a position's key gives each card's holder three bits; and
+# the last two tricks are counted directly for three or four seats only (see ``_two_tricks``).
+MAX_SEATS = 5
 
 _INF = 1 << 20
 _PROBES = 4  # table slots tried for a position, from its hash on
@@ -46,12 +48,16 @@ _MAX_PLY = 64
 # the last trick's bonus; then from ``_KILLERS`` on, the killer card of each ply (see ``_search``).
 _NODES, _MAX_NODES, _SPENT, _STAMP, _ROOT, _BEST, _FORCED, _LAST_BONUS = range(8)
 _KILLERS = 8
+# The rows of a suit table (see ``suit_table``): the four suits' masks, then the trump suit's
+# cards (0: no trumps) and the cards a hand void in the suit led must play if it holds any.
+_TRUMPS, _RUFF = 4, 5
 _SLOTS = 1 << 18
-# A table key (see ``_key``): two words of holders, the leader, two words of values; a suit's
-# field in a word of holders is two bits a card and its length, in a word of values two bits a card.
-_KEY, _WORTH = 5, 3
-_HOLDER_BITS, _HOLDER_FIELD = 26, 30
-_VALUE_BITS, _VALUE_FIELD, _VALUE_MASK = 2, 26, 3
+# A table key (see ``_key``): a word of holders per suit (three bits a card, then the suit's
+# length; the first word also the leader), a word of values per suit (four bits a card:
+# Sancagna's trumps are worth up to 8).
+_KEY, _WORTH = 8, 4
+_HOLDER_BITS, _LENGTH_BITS, _LEADER_SHIFT = 3, 39, 43
+_VALUE_BITS, _VALUE_MASK = 4, 15
 # The columns of a suit's row in the chain table (see ``chain_table``).
 _LENGTH, _LOW, _HIGH = 16, 17, 17 + 128
 _CHAIN_COLUMNS = _HIGH + 64
@@ -119,6 +125,28 @@ def _pattern(cards: int, s: int, chains: Any) -> int:
 
 
 @_helper
+def _beats(card: int, taking: int, strength: Any, suits: Any) -> bool:
+    """Whether ``card``, played to a trick that ``taking`` holds, takes it over: a stronger card of
+    the same suit, or a trump on a card that is not one."""
+    if card // 13 == taking // 13:
+        stronger: bool = strength[card] > strength[taking]
+        return stronger
+    trumps: int = suits[_TRUMPS]
+    return (trumps >> card) & 1 == 1 and (trumps >> taking) & 1 == 0
+
+
+@_helper
+def _follows(hand: int, led: int, suits: Any) -> int:
+    """The cards of ``hand`` that may be played to a trick of suit ``led``: the suit, else the
+    trumps where a void hand must trump, else any."""
+    follow: int = hand & suits[led]
+    if follow:
+        return follow
+    ruff: int = hand & suits[_RUFF]
+    return ruff if ruff else hand
+
+
+@_helper
 def _holder(hands: Any, card: int) -> int:
     """The seat whose hand holds ``card`` (a live card)."""
     seat = 0
@@ -129,53 +157,55 @@ def _holder(hands: Any, card: int) -> int:
 
 @_helper
 def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, done: int, team: Any, values: Any,
-                 strength: Any, chains: Any, suit_masks: Any) -> tuple[int, int]:
+                 strength: Any, chains: Any, suits: Any) -> tuple[int, int]:
     """The rest of a trick whose first ``done`` cards are down (of suit ``led``, card ``taking`` of
     seat ``taker`` taking it so far), played out greedily by the others, each in turn: an opponent
-    of the taker takes over with its strongest card of the suit if that does, else plays its
-    cheapest (of the suit, the weakest of the cheapest; void, the lowest-numbered); the taker's
-    partners feed the trick their costliest card (the lowest-numbered of those). The points these
-    cards add, and the seat that takes the trick. One pass over at most three hands, no search:
-    cheap enough to order moves by."""
+    of the taker takes over with its strongest card of the suit it must play (the suit led, or
+    trump) if that does, else plays its cheapest (of that suit, the weakest of the cheapest; free
+    to play any, the lowest-numbered); the taker's partners feed the trick their costliest card
+    (the lowest-numbered of those). The points these cards add, and the seat that takes the trick.
+    One pass over the other hands, no search: cheap enough to order moves by."""
     n = hands.shape[0]
     points = 0
     t = leader + done
     if t >= n:
         t -= n
     for _ in range(done, n):
-        follow = hands[t] & suit_masks[led]
+        follow = _follows(hands[t], led, suits)
         play = -1
         if team[t] != team[taker]:
-            if follow:
-                strongest = chains[led, _highest(_pattern(follow, led, chains))]
-                if strength[strongest] > strength[taking]:
+            # the one suit the seat must play, if it must
+            s = led if follow & suits[led] else (_lowest(follow) // 13 if follow & ~suits[_TRUMPS] == 0 else -1)
+            if s >= 0:
+                strongest = chains[s, _highest(_pattern(follow, s, chains))]
+                if _beats(strongest, taking, strength, suits):
                     play = strongest
                 else:
                     # the cheapest of the suit, the weakest of those: the lowest places first
-                    left = _pattern(follow, led, chains)
+                    left = _pattern(follow, s, chains)
                     while left:
                         i = _lowest(left)
                         left ^= 1 << i
-                        c = chains[led, i]
+                        c = chains[s, i]
                         if play < 0 or values[c] < values[play]:
                             play = c
             else:
-                left = hands[t]
+                left = follow
                 while left:
                     c = _lowest(left)
                     left ^= 1 << c
                     if play < 0 or values[c] < values[play]:
                         play = c
         else:
-            # the costliest card (of the suit if it can follow), the lowest-numbered of those
-            left = follow if follow else hands[t]
+            # the costliest card it may play, the lowest-numbered of those
+            left = follow
             while left:
                 c = _lowest(left)
                 left ^= 1 << c
                 if play < 0 or values[c] > values[play]:
                     play = c
         points += values[play]
-        if play // 13 == led and strength[play] > strength[taking]:
+        if _beats(play, taking, strength, suits):
             taking = play
             taker = t
         t = t + 1 if t + 1 < n else 0
@@ -190,11 +220,10 @@ def _forecast(points: int, taker: int, seat: int, team: Any) -> int:
 
 
 @_helper
-def _trick(played: Any, first: int, n: int, values: Any, strength: Any) -> tuple[int, int, int]:
+def _trick(played: Any, first: int, n: int, values: Any, strength: Any, suits: Any) -> tuple[int, int, int]:
     """Of the trick of ``n`` cards from ``played[first]`` (all of it, or the cards down so far):
     the place of the card that takes it (0: the lead's), what its cards are worth, and the cards
     as a mask."""
-    led = played[first] // 13
     winning = 0
     gain = 0
     mask = 0
@@ -202,14 +231,14 @@ def _trick(played: Any, first: int, n: int, values: Any, strength: Any) -> tuple
         x = played[first + k]
         gain += values[x]
         mask |= 1 << x
-        if k and x // 13 == led and strength[x] > strength[played[first + winning]]:
+        if k and _beats(x, played[first + winning], strength, suits):
             winning = k
     return winning, gain, mask
 
 
 @_helper
 def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: int, live: int,
-           team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any, moves: Any, later: Any) -> int:
+           team: Any, values: Any, strength: Any, chains: Any, suits: Any, moves: Any, later: Any) -> int:
     """The moves of the seat, one of each run of equivalent cards, in the order to try them, written
     to row ``ply`` of ``moves``; how many. The order is by what the trick would bring the seat's
     side if everyone played it out greedily (``_greedy_rest``): a cut-off comes sooner the sooner
@@ -223,12 +252,10 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
     led = -1
     if in_trick:
         led = played[ply - in_trick] // 13
-        allowed = hand & suit_masks[led]
-        if allowed == 0:
-            allowed = hand
+        allowed = _follows(hand, led, suits)
     count = 0
     for s in range(4):
-        if allowed & suit_masks[s] == 0:
+        if allowed & suits[s] == 0:
             continue
         mine = _pattern(allowed, s, chains)
         alive = _pattern(live, s, chains)
@@ -257,13 +284,13 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
             base = -1 if holder == seat else (16 if team[holder] == team[seat] else 41)
             for i in range(first, count):
                 c = moves[ply, i]
-                points, taker = _greedy_rest(hands, seat, s, c, seat, 1, team, values, strength, chains, suit_masks)
+                points, taker = _greedy_rest(hands, seat, s, c, seat, 1, team, values, strength, chains, suits)
                 forecast = _forecast(values[c] + points, taker, seat, team)
-                later[ply, i] = 64 * (64 - forecast) + (9 - strength[c] if base < 0 else base + strength[c])
+                later[ply, i] = 64 * (64 - forecast) + (12 - strength[c] if base < 0 else base + strength[c])
     if in_trick:
         first = ply - in_trick
-        winning, down, _ = _trick(played, first, in_trick, values, strength)  # the trick so far
-        top_strength = strength[played[first + winning]]
+        winning, down, _ = _trick(played, first, in_trick, values, strength, suits)  # the trick so far
+        top = played[first + winning]
         holder = leader + winning
         if holder >= n:
             holder -= n
@@ -274,14 +301,13 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
             under_points, under_taker = -1, -1
             for i in range(count):
                 c = moves[ply, i]
-                if c // 13 == led and strength[c] > top_strength:
+                if _beats(c, top, strength, suits):
                     points, taker = _greedy_rest(hands, leader, led, c, seat, in_trick + 1, team, values, strength,
-                                                 chains, suit_masks)
+                                                 chains, suits)
                 else:
                     if under_taker < 0:
-                        under_points, under_taker = _greedy_rest(hands, leader, led, played[first + winning], holder,
-                                                                 in_trick + 1, team, values, strength, chains,
-                                                                 suit_masks)
+                        under_points, under_taker = _greedy_rest(hands, leader, led, top, holder, in_trick + 1, team,
+                                                                 values, strength, chains, suits)
                     points, taker = under_points, under_taker
                 forecast = _forecast(down + values[c] + points, taker, seat, team)
                 later[ply, i] = 16 * (64 - forecast) + strength[c]
@@ -291,7 +317,7 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
             ours = team[holder] == team[seat]
             for i in range(count):
                 c = moves[ply, i]
-                if ours or (c // 13 == led and strength[c] > top_strength):
+                if ours or _beats(c, top, strength, suits):
                     later[ply, i] = 64 - values[c]
                 else:
                     later[ply, i] = 128 + values[c]
@@ -323,31 +349,25 @@ def _to_front(moves: Any, ply: int, count: int, card: int) -> None:
 @_helper
 def _key(hands: Any, live: int, leader: int, values: Any, chains: Any, key: Any, at: int) -> None:
     """The table key of a trick's start, into ``key[at:at + _KEY]``: suit by suit, which seat
-    holds each live card in order of strength (two bits a card, and how many; two suits a word),
-    the leader, and the values of those cards in the same order (two suits a word). Positions
-    with the same holders in the same order play alike, trick for trick, whatever their cards'
-    ranks: their keys differ at most in the values, and by those only (see ``_slack``)."""
-    for w in range(2):
-        holders = 0
-        worth = 0
-        for half in range(2):
-            s = 2 * w + half
-            alive = _pattern(live, s, chains)
-            k = 0
-            code = 0
-            value_code = 0
-            while alive:
-                i = _lowest(alive)
-                alive ^= 1 << i
-                c = chains[s, i]
-                code |= _holder(hands, c) << (2 * k)
-                value_code |= values[c] << (_VALUE_BITS * k)
-                k += 1
-            holders |= (code | k << _HOLDER_BITS) << (_HOLDER_FIELD * half)
-            worth |= value_code << (_VALUE_FIELD * half)
-        key[at + w] = holders
-        key[at + _WORTH + w] = worth
-    key[at + 2] = leader
+    holds each live card in order of strength (three bits a card, and how many), the leader (with
+    the first suit), and the values of those cards in the same order. Positions with the same
+    holders in the same order play alike, trick for trick, whatever their cards' ranks: their
+    keys differ at most in the values, and by those only (see ``_slack``)."""
+    for s in range(4):
+        alive = _pattern(live, s, chains)
+        k = 0
+        code = 0
+        value_code = 0
+        while alive:
+            i = _lowest(alive)
+            alive ^= 1 << i
+            c = chains[s, i]
+            code |= _holder(hands, c) << (_HOLDER_BITS * k)
+            value_code |= values[c] << (_VALUE_BITS * k)
+            k += 1
+        key[at + s] = code | k << _LENGTH_BITS
+        key[at + _WORTH + s] = value_code
+    key[at] |= leader << _LEADER_SHIFT
 
 
 @_helper
@@ -517,19 +537,35 @@ def _cashed(hands: Any, seat: int, run: int, s: int, values: Any, chains: Any) -
 
 
 @_helper
-def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: int) -> int:
+def _safe(hands: Any, leader: int, s: int, k: int, suits: Any) -> bool:
+    """Whether no seat but the leader can trump any of ``k`` cards of suit ``s`` led one after
+    the other (see ``_sure``)."""
+    trumps = suits[_TRUMPS]
+    if trumps == 0 or trumps & suits[s]:
+        return True
+    for t in range(hands.shape[0]):
+        if t != leader and hands[t] & trumps and _count(hands[t] & suits[s]) < k:
+            return False
+    return True
+
+
+@_helper
+def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, suits: Any, rest: int) -> int:
     """What the leader's side surely gains from here: the leader can cash, one after the
     other, the cards of each suit that are its strongest live ones (a card that is the
     strongest of the suit led takes the trick), and every trick it cashes takes what the
     others must play to it: of a suit in which it cashes k cards, a seat holding m cards of
     that suit plays at least min(k, m) of them, so at least the cheapest min(k, m). If the
-    cashed cards are the leader's whole hand, it takes every trick, and all that is left."""
+    cashed cards are the leader's whole hand, it takes every trick, and all that is left.
+    Where there are trumps, a suit's run counts only if no other seat can trump one of its
+    cards: it is the trump suit, or every other seat holds no trump or as many cards of the
+    suit as the run (it answers every card of it, whatever the order of the cashes)."""
     hand = hands[leader]
     cashed = 0
     sure = 0
     for s in range(4):
         run = _run(hand, live, s, chains)
-        if run == 0:
+        if run == 0 or not _safe(hands, leader, s, _count(run), suits):
             continue
         cashed += _count(run)
         sure += _cashed(hands, leader, run, s, values, chains)
@@ -537,7 +573,7 @@ def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, rest: in
 
 
 @_helper
-def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, team: Any, left: int) -> int:
+def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, suits: Any, team: Any, left: int) -> int:
     """What the leader's side surely gains on top of ``_sure`` (which leaves ``left`` unsure)
     through a partner: after its cashes the leader leads a card of a suit it cashed nothing in and
     a partner heads; the partner takes it and cashes its runs in the suits the leader left alone.
@@ -548,7 +584,10 @@ def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, team
     partner's other cards are exactly those it plays to the leader's cashes, it is left with
     winners only, and the side takes every trick: all of ``left``. The best of the partners; 0
     where none can take over. Where the partner holds the cashing cards, ``_sure`` alone sees
-    nothing, and a raised lower bound cuts the search off earlier."""
+    nothing, and a raised lower bound cuts the search off earlier. Where there are trumps, a
+    trump could break any step of the plan: 0."""
+    if suits[_TRUMPS]:
+        return 0
     n = hands.shape[0]
     hand = hands[leader]
     cashed_suits = 0
@@ -584,14 +623,7 @@ def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, team
 
 
 @_helper
-def _follows(hand: int, led: int, suit_masks: Any) -> int:
-    """The cards of ``hand`` that may be played to a trick of suit ``led``."""
-    follow = hand & suit_masks[led]
-    return follow if follow else hand
-
-
-@_helper
-def _last_trick(hands: Any, gone: int, leader: int, n: int, team: Any, values: Any, strength: Any,
+def _last_trick(hands: Any, gone: int, leader: int, n: int, team: Any, values: Any, strength: Any, suits: Any,
                 last_bonus: int) -> int:
     """What the maximising side gains from the last trick, led by ``leader``, each seat playing the
     one card of its hand not among ``gone``."""
@@ -602,7 +634,7 @@ def _last_trick(hands: Any, gone: int, leader: int, n: int, team: Any, values: A
     for _ in range(n - 1):
         c = _lowest(hands[t] & ~gone)
         points += values[c]
-        if c // 13 == taking // 13 and strength[c] > strength[taking]:
+        if _beats(c, taking, strength, suits):
             taking = c
             taker = t
         t = t + 1 if t + 1 < n else 0
@@ -610,7 +642,7 @@ def _last_trick(hands: Any, gone: int, leader: int, n: int, team: Any, values: A
 
 
 @_helper
-def _two_tricks(hands: Any, leader: int, n: int, team: Any, values: Any, strength: Any, suit_masks: Any,
+def _two_tricks(hands: Any, leader: int, n: int, team: Any, values: Any, strength: Any, suits: Any,
                 last_bonus: int) -> int:
     """What the maximising side gains from the last two tricks, exactly: each seat has at most two
     cards to choose from in the first, the second is forced, so every line is played out (at most
@@ -626,34 +658,34 @@ def _two_tricks(hands: Any, leader: int, n: int, team: Any, values: Any, strengt
         lead ^= 1 << a
         led = a // 13
         best1 = -1
-        second = _follows(hands[s1], led, suit_masks)
+        second = _follows(hands[s1], led, suits)
         while second:
             b = _lowest(second)
             second ^= 1 << b
             best2 = -1
-            third = _follows(hands[s2], led, suit_masks)
+            third = _follows(hands[s2], led, suits)
             while third:
                 c = _lowest(third)
                 third ^= 1 << c
                 best3 = -1
-                fourth = _follows(hands[s3], led, suit_masks) if n == 4 else 1  # one pass for three seats
+                fourth = _follows(hands[s3], led, suits) if n == 4 else 1  # one pass for three seats
                 while fourth:
                     d = _lowest(fourth)
                     fourth ^= 1 << d
                     taking, taker = a, leader
                     points = values[a] + values[b] + values[c]
                     gone = (1 << a) | (1 << b) | (1 << c)
-                    if b // 13 == led and strength[b] > strength[taking]:
+                    if _beats(b, taking, strength, suits):
                         taking, taker = b, s1
-                    if c // 13 == led and strength[c] > strength[taking]:
+                    if _beats(c, taking, strength, suits):
                         taking, taker = c, s2
                     if n == 4:
                         points += values[d]
                         gone |= 1 << d
-                        if d // 13 == led and strength[d] > strength[taking]:
+                        if _beats(d, taking, strength, suits):
                             taking, taker = d, s3
                     line = (points if team[taker] else 0) + _last_trick(hands, gone, taker, n, team, values, strength,
-                                                                         last_bonus)
+                                                                         suits, last_bonus)
                     if best3 < 0 or (line > best3 if team[s3] else line < best3):
                         best3 = line
                 if best2 < 0 or (best3 > best2 if team[s2] else best3 < best2):
@@ -674,7 +706,7 @@ _ENTER, _NEXT, _RETURN = range(3)
 
 @_compiled()
 def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live: int, rest: int,
-            alpha: int, beta: int, team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any,
+            alpha: int, beta: int, team: Any, values: Any, strength: Any, chains: Any, suits: Any,
             scalars: Any, frames: Any, move_buffer: Any, order_buffer: Any, keys: Any, bounds: Any, best_cards: Any,
             stamps: Any, position_keys: Any) -> int:
     """Fail-soft alpha-beta on what the maximising side gains from here, as Ending.search, with
@@ -706,10 +738,10 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 v = 0
             elif in_trick == 0 and lead_hand & (lead_hand - 1) == 0:
                 # The last trick: every card is forced.
-                v = _last_trick(hands, 0, leader, n, team, values, strength, scalars[_LAST_BONUS])
-            elif in_trick == 0 and _count(lead_hand) == 2 and ply != root:
+                v = _last_trick(hands, 0, leader, n, team, values, strength, suits, scalars[_LAST_BONUS])
+            elif in_trick == 0 and _count(lead_hand) == 2 and ply != root and n <= 4:
                 # (At the root the search must also name a best card.)
-                v = _two_tricks(hands, leader, n, team, values, strength, suit_masks, scalars[_LAST_BONUS])
+                v = _two_tricks(hands, leader, n, team, values, strength, suits, scalars[_LAST_BONUS])
             else:
                 state = _NEXT
                 # A first card forced at the root makes the root's value that card's, not the position's.
@@ -719,9 +751,9 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                     slot, hit, lo, hi, table_best = _probe(position_keys, at, rest, live, chains, stamp, keys, bounds,
                                                            best_cards, stamps)
                     if not hit:
-                        sure = _sure(hands, leader, live, values, chains, rest)
+                        sure = _sure(hands, leader, live, values, chains, suits, rest)
                         if sure < rest:
-                            sure += _crossing(hands, leader, live, values, chains, team, rest - sure)
+                            sure += _crossing(hands, leader, live, values, chains, suits, team, rest - sure)
                         if team[leader]:
                             lo = max(lo, sure)
                         else:
@@ -744,7 +776,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                     count = 1
                 else:
                     count = _moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength, chains,
-                                   suit_masks, move_buffer, order_buffer)
+                                   suits, move_buffer, order_buffer)
                     # First the table's best card, then this ply's killer (see below), then the rest.
                     if in_trick == 0 and scalars[_KILLERS + ply] >= 0:
                         _to_front(move_buffer, ply, count, scalars[_KILLERS + ply])
@@ -814,7 +846,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
             in_trick = frames[ply, _F_IN_TRICK] + 1
             frames[ply, _F_ADJUST] = 0
             if in_trick == n:
-                winning, gain, mask = _trick(played, ply + 1 - n, n, values, strength)
+                winning, gain, mask = _trick(played, ply + 1 - n, n, values, strength, suits)
                 leader += winning
                 if leader >= n:
                     leader -= n
@@ -833,7 +865,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
 
 @_compiled()
 def _playout(hands: Any, played: Any, root: int, in_trick: int, leader: int, live: int, team: Any, values: Any,
-             strength: Any, chains: Any, suit_masks: Any, last_bonus: int, forced: int, frames: Any,
+             strength: Any, chains: Any, suits: Any, last_bonus: int, forced: int, frames: Any,
              move_buffer: Any, order_buffer: Any) -> int:
     """What the maximising side gains if every seat plays the first of its ``_moves`` to the end
     (after the card ``forced``, where it is one): MTD(f)'s first guess, at the cost of one move
@@ -852,7 +884,7 @@ def _playout(hands: Any, played: Any, root: int, in_trick: int, leader: int, liv
         if ply == root and forced >= 0:
             c = forced
         else:
-            _moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength, chains, suit_masks,
+            _moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength, chains, suits,
                    move_buffer, order_buffer)
             c = move_buffer[ply, 0]
         frames[ply, _F_SEAT] = seat
@@ -862,7 +894,7 @@ def _playout(hands: Any, played: Any, root: int, in_trick: int, leader: int, liv
         ply += 1
         in_trick += 1
         if in_trick == n:
-            winning, gain, mask = _trick(played, ply - n, n, values, strength)
+            winning, gain, mask = _trick(played, ply - n, n, values, strength, suits)
             leader += winning
             if leader >= n:
                 leader -= n
@@ -879,14 +911,14 @@ def _playout(hands: Any, played: Any, root: int, in_trick: int, leader: int, liv
 
 @_compiled()
 def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: int, rest: int,
-          steps: Any, team: Any, values: Any, strength: Any, chains: Any, suit_masks: Any, scalars: Any,
+          steps: Any, team: Any, values: Any, strength: Any, chains: Any, suits: Any, scalars: Any,
           frames: Any, move_buffer: Any, order_buffer: Any, keys: Any, bounds: Any, best_cards: Any,
           stamps: Any, position_keys: Any) -> tuple[int, int]:
     """The gain to the precision of ``steps``, and a first card that reaches it (-1: any), as
     Ending.mtdf from the first guess of ``_playout``; (-1, -1) once the node budget is spent."""
     lo = 0
     hi = rest
-    guess = _playout(hands, played, ply, in_trick, leader, live, team, values, strength, chains, suit_masks,
+    guess = _playout(hands, played, ply, in_trick, leader, live, team, values, strength, chains, suits,
                      scalars[_LAST_BONUS], scalars[_FORCED], frames, move_buffer, order_buffer)
     g = min(max(guess, lo), hi)
     found = -1
@@ -896,7 +928,7 @@ def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: i
         beta = _step_to_test(steps, lo, hi, g, stride)
         scalars[_BEST] = -1
         g = _search(hands, played, ply, in_trick, leader, live, rest, beta - 1, beta, team, values, strength,
-                    chains, suit_masks, scalars, frames, move_buffer, order_buffer, keys, bounds, best_cards, stamps,
+                    chains, suits, scalars, frames, move_buffer, order_buffer, keys, bounds, best_cards, stamps,
                     position_keys)
         if scalars[_SPENT]:
             return -1, -1
@@ -921,8 +953,33 @@ def _table() -> dict[str, Any]:
     return _tables
 
 
-_STRENGTH = np.array(STRENGTH, np.int64)
-_SUIT_MASKS = np.array(SUIT_MASK, np.int64)
+def suit_table(trump: int, must_trump: bool) -> Any:
+    """The suit table of a trick play (see ``_TRUMPS``): the four suits' masks, the trump suit's
+    cards (0 where ``trump`` is -1) and what a hand void in the suit led must play if it can."""
+    return _suit_table(trump, must_trump)
+
+
+@functools.cache
+def _suit_table(trump: int, must_trump: bool) -> Any:
+    trumps = SUIT_MASK[trump] if trump >= 0 else 0
+    table = np.array([*SUIT_MASK, trumps, trumps if must_trump else 0], np.int64)
+    table.flags.writeable = False  # shared by every search
+    return table
+
+
+def strength_table(chains: Sequence[Sequence[int]]) -> Any:
+    """Each card's strength in its suit: its place in its chain, from 0 for the weakest."""
+    return _strength_table(tuple(tuple(chain) for chain in chains))
+
+
+@functools.cache
+def _strength_table(chains: tuple[tuple[int, ...], ...]) -> Any:
+    table = np.zeros(64, np.int64)
+    for chain in chains:
+        for place, c in enumerate(chain):
+            table[c] = place
+    table.flags.writeable = False
+    return table
 
 
 def chain_table(chains: Sequence[Sequence[int]]) -> Any:
@@ -948,10 +1005,13 @@ def _chain_table(chains: tuple[tuple[int, ...], ...]) -> Any:
 
 class Search:
     """One open-handed position searched by the kernel: every search of it shares one stamp
-    of the table (so what one search learns the next one uses) and one node count."""
+    of the table (so what one search learns the next one uses) and one node count. ``chains``
+    are the suits, each from its weakest card up; ``trump`` and ``must_trump`` as in
+    :class:`~osteria.openplay.SuitPlay`."""
 
     def __init__(self, hands: Sequence[int], trick: Sequence[int], leader: int, team: Sequence[bool],
-                 values: Sequence[int], chains: Any, last_bonus: int, rest: int, steps: Sequence[int]) -> None:
+                 values: Sequence[int], chains: Sequence[Sequence[int]], trump: int, must_trump: bool,
+                 last_bonus: int, rest: int, steps: Sequence[int]) -> None:
         tables = _table()
         tables["stamp"] += 1
         if tables["stamp"] >= 1 << 31:  # the stamps wrap: forget every entry
@@ -969,7 +1029,9 @@ class Search:
             raise ValueError(f"the kernel's table keys card values from 0 to {_VALUE_MASK}")
         self.values = np.zeros(64, np.int64)
         self.values[:len(values)] = values
-        self.chains = chains
+        self.chains = chain_table(chains)
+        self.strength = strength_table(chains)
+        self.suits = suit_table(trump, must_trump)
         self.rest = rest
         self.steps = np.array(steps, np.int64)
         self.scalars = np.zeros(_KILLERS + _MAX_PLY, np.int64)
@@ -993,7 +1055,7 @@ class Search:
         scalars[_SPENT] = 0
         scalars[_FORCED] = first
         value, best = _mtdf(self.hands, self.played, self.in_trick, self.in_trick, self.leader, self.live, self.rest,
-                            self.steps, self.team, self.values, _STRENGTH, self.chains, _SUIT_MASKS, scalars,
+                            self.steps, self.team, self.values, self.strength, self.chains, self.suits, scalars,
                             self.frames, self.moves, self.order, t["keys"], t["bounds"], t["best"], t["stamps"],
                             self.position_keys)
         self.nodes += int(scalars[_NODES])

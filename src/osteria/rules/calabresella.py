@@ -23,7 +23,7 @@ from osteria.engine import (
     Terms,
     parse_cards,
 )
-from osteria.openplay import OpenPlay
+from osteria.openplay import OpenPlay, SuitPlay
 from osteria.rules import tressette
 from osteria.rules.tressette import SIGNAL_INDEX, SIGNAL_STRIDE
 from osteria.rules.tressette_family import (
@@ -378,7 +378,7 @@ class CalabresellaDeal(TrickDeal):
 
         return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader, team=[s in ours for s in range(n)],
                         values=THIRDS, chains=FAMILY_CHAINS, follow=playable, taker=trick_taker, finish=finish,
-                        last_bonus=last_bonus, cashes=True, family=True)
+                        last_bonus=last_bonus, cashes=True, suit_play=SuitPlay())
 
 
 def _check_rounds(value: JSON) -> str | None:

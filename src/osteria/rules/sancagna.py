@@ -30,7 +30,7 @@ from osteria.engine import (
     partner_of,
     side_of,
 )
-from osteria.openplay import OpenPlay, suit_chains
+from osteria.openplay import OpenPlay, SuitPlay, suit_chains
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
@@ -246,7 +246,8 @@ class SancagnaDeal(Deal):
         return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader,
                         team=[side_of(s) == side for s in range(4)], values=POINTS[trump],
                         chains=suit_chains(KEY[trump], (1 << 52) - 1), follow=follow,
-                        taker=lambda trick: trick_winner(trick, trump), finish=lambda gained: taken + gained)
+                        taker=lambda trick: trick_winner(trick, trump), finish=lambda gained: taken + gained,
+                        suit_play=SuitPlay(trump=trump, must_trump=True))
 
     def legal(self) -> list[int]:
         seat = self.to_move

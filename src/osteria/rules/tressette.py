@@ -38,7 +38,7 @@ from osteria.engine import (
     partner_of,
     side_of,
 )
-from osteria.openplay import OpenPlay
+from osteria.openplay import OpenPlay, SuitPlay
 from osteria.rules.tressette_family import DEAL_THIRDS, FAMILY_CHAINS, LAST_TRICK_THIRDS, THIRDS, playable, trick_taker
 from osteria.sampling import Play, Unseen, first_showing, played_from, plays_of
 
@@ -389,7 +389,7 @@ class TressetteDeal(Deal):
         return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader,
                         team=[side_of(s) == side for s in range(4)], values=THIRDS, chains=FAMILY_CHAINS,
                         follow=playable, taker=trick_taker, finish=finish, last_bonus=LAST_TRICK_THIRDS,
-                        cashes=True, family=True)
+                        cashes=True, suit_play=SuitPlay())
 
 
 def deal_result(thirds: Sequence[int], accusi: Sequence[int]) -> DealResult:
