@@ -141,19 +141,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "unit_circles": "cerchi",
         "hint_wait": "Il maestro ci pensa…",
         "hint": "Il maestro giocherebbe: {action}",
-        "hint_values": "Valore stimato di ogni mossa (in {unit}, su {samples} smazzate simulate):",
+        "hint_values": "Valore stimato delle mosse (in {unit}, su {samples} smazzate simulate), la sua per prima:",
+        "hint_forced": "È l'unica mossa possibile.",
+        "hint_more": "…e altre {n} mosse, che valgono meno.",
+        "hint_all": "«consiglio tutto» le elenca tutte.",
         "hint_none": "Nessun consiglio: {why}",
         "review_ask": "Vuoi l'analisi della smazzata {n}? [s/N] ",
         "review_wait": ("Analisi della smazzata {n} in corso: ogni mossa contro il gioco a carte scoperte "
                         "e contro il maestro…"),
         "review_none": "Non c'è una smazzata finita numero {n} da analizzare.",
         "review_header": "── Analisi della smazzata {n} ──",
-        "review_explain": ("A carte scoperte: la mossa contro la migliore con tutte le mani in vista (in {unit}); "
-                           "il maestro: contro la scelta del maestro, che vede solo le carte di chi gioca "
-                           "(sua stima, in {honest_unit})."),
-        "review_mistakes": "Gli errori più gravi:",
-        "review_no_mistakes": "Nessuna mossa ha perso valore.",
-        "review_lost": "Perso a carte scoperte: {items}",
+        "review_explain": ("Il maestro: la mossa contro la scelta del maestro, che vede solo le carte di chi gioca "
+                           "(sua stima, in {unit})."),
+        "review_explain_open": "A carte scoperte: la carta contro la migliore con tutte le mani in vista (in {unit}).",
+        "review_mistakes": "Gli errori più gravi, per quanto hanno perso rispetto al maestro:",
+        "review_no_mistakes": "Nessuna mossa ha perso valore rispetto al maestro.",
+        "review_lost": "Perso rispetto al maestro: {items}",
+        "review_lost_open": "Perso a carte scoperte: {items}",
+        "review_for": "{player} per {seat}",
         "review_before": "Prima delle prese:",
         "review_trick": "Presa {n}:",
         "review_where_trick": "presa {n}",
@@ -162,6 +167,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "review_open_worse": "a carte scoperte meglio {best} ({cost})",
         "review_open_unknown": "a carte scoperte non calcolata",
         "review_honest_same": "il maestro d'accordo",
+        "review_honest_equal": "il maestro {honest}, di pari valore",
         "review_honest_other": "il maestro {honest} ({cost})",
         "review_honest_unknown": "il maestro {honest}",
     },
@@ -291,18 +297,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "unit_circles": "circles",
         "hint_wait": "The maestro is thinking…",
         "hint": "The maestro would play: {action}",
-        "hint_values": "Estimated value of each action (in {unit}, over {samples} simulated deals):",
+        "hint_values": "Estimated value of the actions (in {unit}, over {samples} simulated deals), its own first:",
+        "hint_forced": "It is the only action there is.",
+        "hint_more": "…and {n} more actions, worth less.",
+        "hint_all": "“hint all” lists them all.",
         "hint_none": "No hint: {why}",
         "review_ask": "Show the analysis of deal {n}? [y/N] ",
         "review_wait": "Analysing deal {n}: every action against open-hand play and against the maestro…",
         "review_none": "There is no finished deal number {n} to analyse.",
         "review_header": "── Analysis of deal {n} ──",
-        "review_explain": ("Open hands: the action against the best one with every hand in view (in {unit}); "
-                           "the maestro: against the choice of the maestro, who sees only the player's own cards "
-                           "(its estimate, in {honest_unit})."),
-        "review_mistakes": "The biggest mistakes:",
-        "review_no_mistakes": "No action lost any value.",
-        "review_lost": "Lost against open-hand play: {items}",
+        "review_explain": ("The maestro: the action against the choice of the maestro, who sees only the player's "
+                           "own cards (its estimate, in {unit})."),
+        "review_explain_open": "Open hands: the card against the best one with every hand in view (in {unit}).",
+        "review_mistakes": "The biggest mistakes, by what they lost against the maestro:",
+        "review_no_mistakes": "No action lost any value against the maestro.",
+        "review_lost": "Lost against the maestro: {items}",
+        "review_lost_open": "Lost against open-hand play: {items}",
+        "review_for": "{player} for {seat}",
         "review_before": "Before the tricks:",
         "review_trick": "Trick {n}:",
         "review_where_trick": "trick {n}",
@@ -311,6 +322,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "review_open_worse": "open hands: {best} was better ({cost})",
         "review_open_unknown": "open hands: not computed",
         "review_honest_same": "the maestro agrees",
+        "review_honest_equal": "the maestro: {honest}, worth the same",
         "review_honest_other": "the maestro: {honest} ({cost})",
         "review_honest_unknown": "the maestro: {honest}",
     },
@@ -320,6 +332,7 @@ MESSAGES: dict[str, dict[str, str]] = {
 QUIT_WORDS = frozenset({"q", "quit", "esci", "exit"})
 HELP_WORDS = frozenset({"?", "aiuto", "help", "h"})
 HINT_WORDS = frozenset({"consiglio", "hint"})
+HINT_ALL_WORDS = frozenset({"consiglio tutto", "hint all"})
 REVIEW_WORDS = frozenset({"analisi", "analysis"})
 LAST_ROUND_WORDS = frozenset({"mano", "ultimo giro", "last", "last round"})
 YES_WORDS = frozenset({"s", "si", "sì", "y", "yes"})
