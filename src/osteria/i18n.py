@@ -44,6 +44,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "cards_help": "Carte: rango A 2 3 4 5 6 7 F C R e palo d denari ♦, c coppe ♥, s spade ♠, b bastoni ♣.",
         "glossary": "Glossario:",
         "signal_list": "Segni:",
+        "signal_entry": "  {said} (si scrive {typed})",
         "deal_over": "Fine della smazzata {n}: {outcome}.",
         "deal_points": "Punti della smazzata: {points}",
         "deal_delta": "Guadagno: {delta}",
@@ -75,7 +76,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "taken": "Punti presi in questa smazzata: {sides}",
         "target": "si va a {target}",
         "accusi": "Accusi: {items}",
-        "side_result": "{points} (accusi {accusi})",
+        "side_result": "{total} ({points} di carte, {accusi} di accusi)",
+        "accuso_worth": "{name}: {n} punti",
+        "accuso_quattro": "quattro {rank}",
+        "accuso_tris": "tre {rank}",
+        "accuso_napoletana": "napoletana",
+        "ranks_A": "assi",
+        "ranks_2": "due",
+        "ranks_3": "tre",
         # Quattrigghiu and Calabresella: stakes per seat
         "stakes": "Poste: {scores}",
         # Quattrigghiu
@@ -133,6 +141,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "t_ace": "L'asso di bastoni {card} vale {n} punti.",
         "t_taken": "Punti presi in questa smazzata: {items}",
         "t_leftover": "{n} carte avanzate, coperte: vanno a chi fa l'ultima presa.",
+        "t_leftover_one": "Una carta avanzata, coperta: va a chi fa l'ultima presa.",
         "t_deal_points": "Punti presi: {items}",
         "t_deal_scored": "Punti segnati: {items}",
         # Hints and the analysis of a deal
@@ -197,7 +206,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                  "(3d, 3d volo, accuso Ad 2d 3d); ? or help shows this help; hint asks the maestro for a "
                  "move; analysis shows the analysis of the last finished deal (analysis 2: of deal 2); "
                  "q quits."),
-        "cards_help": "Cards: rank A 2 3 4 5 6 7 F C R and suit d coins ♦, c cups ♥, s swords ♠, b clubs ♣.",
+        "cards_help": ("Cards: rank A 2 3 4 5 6 7 F (fante, jack) C (cavallo, knight) R (re, king) and suit "
+                       "d denari (coins) ♦, c coppe (cups) ♥, s spade (swords) ♠, b bastoni (clubs) ♣."),
+        "signal_entry": "  {said} (typed {typed})",
         "glossary": "Glossary:",
         "signal_list": "Signals:",
         "deal_over": "End of deal {n}: {outcome}.",
@@ -231,7 +242,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "taken": "Points taken this deal: {sides}",
         "target": "playing to {target}",
         "accusi": "Accusi: {items}",
-        "side_result": "{points} (accusi {accusi})",
+        "side_result": "{total} ({points} in cards, {accusi} in accusi)",
+        "accuso_worth": "{name}: {n} points",
+        "accuso_quattro": "four {rank}",
+        "accuso_tris": "three {rank}",
+        "accuso_napoletana": "napoletana",
+        "ranks_A": "aces",
+        "ranks_2": "twos",
+        "ranks_3": "threes",
         # Quattrigghiu and Calabresella: stakes per seat
         "stakes": "Stakes: {scores}",
         # Quattrigghiu
@@ -289,6 +307,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "t_ace": "The ace of bastoni {card} is worth {n} points.",
         "t_taken": "Points taken this deal: {items}",
         "t_leftover": "{n} cards left over, face down: they go to the taker of the last trick.",
+        "t_leftover_one": "One card left over, face down: it goes to the taker of the last trick.",
         "t_deal_points": "Points taken: {items}",
         "t_deal_scored": "Points scored: {items}",
         # Hints and the analysis of a deal

@@ -35,7 +35,7 @@ from osteria.cards import CARD_STRINGS, RANKS, SUIT_SYMBOLS, SUITS, card_symbol,
 from osteria.engine import IllegalAction, Match
 from osteria.tui.plain import close_bots, default_save_path, save_match, split_choices, table_match
 from osteria.tui.review import ReviewWords
-from osteria.tui.words import say
+from osteria.tui.words import level_name, say
 from osteria.views import card_of, seat_cards, taken_trick, view_for
 
 if TYPE_CHECKING:
@@ -669,7 +669,9 @@ class TableApp(App[int]):
     # -- drawing -------------------------------------------------------------------------------
 
     def level_of(self, seat: int) -> str | None:
-        return self.levels.get(seat)
+        """The level of a seat's bot in the table's language (any other bot by its own name)."""
+        level = self.levels.get(seat)
+        return None if level is None else level_name(self.lang, level)
 
     async def redraw(self) -> None:
         """Draw the table as the person's seat sees it now."""

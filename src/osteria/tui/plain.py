@@ -186,7 +186,7 @@ class PlainTable:
             elif text.lower() in QUIT_WORDS:
                 return Leave.QUIT
             elif text.lower() in HELP_WORDS:
-                self.show(*view.help())
+                self.show(self.say("help"), *view.help())
             elif text.lower() in HINT_WORDS | HINT_ALL_WORDS:
                 self.show_hint(observation, everything=text.lower() in HINT_ALL_WORDS)
             elif text.split()[0].lower() in REVIEW_WORDS and len(text.split()) <= 2:

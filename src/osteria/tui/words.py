@@ -13,6 +13,11 @@ APP_MESSAGES: dict[str, dict[str, str]] = {
     "it": {
         "title": "osteria · {game}",
         "dealer_mark": "mazziere",
+        # The levels of osteria's bots, as a seat shows them (any other bot by its own name).
+        "level_facile": "facile",
+        "level_medio": "medio",
+        "level_difficile": "difficile",
+        "level_maestro": "maestro",
         "cards_left": "{n} carte",
         "dummy_mark": "morto, carte scoperte",
         "hand_title": "La tua mano",
@@ -74,6 +79,10 @@ APP_MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "title": "osteria · {game}",
         "dealer_mark": "dealer",
+        "level_facile": "easy",
+        "level_medio": "medium",
+        "level_difficile": "hard",
+        "level_maestro": "maestro",
         "cards_left": "{n} cards",
         "dummy_mark": "dummy, cards face up",
         "hand_title": "Your hand",
@@ -141,3 +150,9 @@ def say(lang: str, key: str, **values: object) -> str:
         return APP_MESSAGES[lang][key].format(**values)
     return message(lang, key, **values)
 
+
+
+def level_name(lang: str, level: str) -> str:
+    """A bot's level as a table in ``lang`` says it; a bot of no level (random, an outside engine) by its name."""
+    key = f"level_{level}"
+    return say(lang, key) if key in APP_MESSAGES[lang] else level
