@@ -4,27 +4,31 @@ costs of actions against double-dummy play and against the maestro."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
+import time
 from collections.abc import Callable
 
 import pytest
 
 import osteria
-from osteria.analysis import DealAnalysis, Step, analyse_deal, hint
+import osteria.analysis as analysis_module
+from osteria.analysis import DealAnalysis, Hint, Step, analyse_deal, hint
 from osteria.bots import RandomBot
+from osteria.bots.base import Evaluation
 from osteria.bots.solver import Solver
 from osteria.cards import CARD_STRINGS, parse_card
 from osteria.engine import Match
 from osteria.i18n import MESSAGES
 from osteria.tui import PlainTable
+from osteria.tui.review import HINT_SHOWN, ReviewWords
+from osteria.views import view_for
 
 from helpers import fill_hands, finish_deal, match_with
 
-# What each game's deal result counts, and what the solver's values count (Sancagna's solver
-# values the card points taken, the result being circles).
+# What each game's deal result counts.
 UNITS = {"tressette": "points", "calabresella": "stakes", "traversone": "points", "quattrigghiu": "stakes",
          "sancagna": "circles"}
-OPEN_UNITS = {**UNITS, "sancagna": "points"}
 
 
 # Small budgets: the tests check what the analysis says, not how well the maestro plays.
@@ -83,6 +87,44 @@ def test_no_hint_without_an_action_to_choose() -> None:
         hint(waiting, samples=1)
 
 
+def test_a_forced_action_is_the_hint_at_once() -> None:
+    match = osteria.new_match("tressette", seed=1)
+    assert match.decider is not None
+    observation = observed(match, match.decider)
+    observation["legal_actions"] = observation["legal_actions"][:1]  # as when one card follows suit
+    started = time.perf_counter()
+    advice = hint(observation, time_limit=5.0)
+    assert time.perf_counter() - started < 0.5
+    assert advice.action == observation["legal_actions"][0] and advice.values == {}
+    lines = ReviewWords(view_for(match.game, "en", match.players, 0)).hint_lines(advice)
+    assert lines[1] == "It is the only action there is."
+
+
+def _discards(n: int) -> list[str]:
+    return [f"scarto {' '.join(cards)}" for cards in itertools.islice(
+        itertools.combinations(["Ad", "2d", "3d", "4d", "5d", "6d", "7d", "Fd", "Cd", "Rd", "Ac", "2c"], 4), n)]
+
+
+def test_the_discard_hint_shows_the_maestros_choice_first_and_the_best_few() -> None:
+    legal = _discards(400)
+    # The maestro's choice is not the best by the search's values, nor among the discards it weighed.
+    values = {action: float(i % 7) for i, action in enumerate(legal[:150])}
+    advice = Hint(legal[300], values, "stakes", 40)
+    match = osteria.new_match("calabresella", seed=1)
+    words = ReviewWords(view_for(match.game, "en", match.players, 0))
+    lines = words.hint_lines(advice)
+    rows = [line for line in lines if line.startswith("  ")]
+    assert rows[0].startswith("  →") and rows[0].endswith(words.view.action(legal[300]))
+    assert sum("→" in row for row in rows) == 1
+    assert len(rows) == HINT_SHOWN
+    assert lines[-1] == f"…and {151 - HINT_SHOWN} more actions, worth less."
+    assert words.hidden_in_hint(advice) == 151 - HINT_SHOWN
+    everything = [line for line in words.hint_lines(advice, everything=True) if line.startswith("  ")]
+    assert len(everything) == 151 and everything[0] == rows[0]
+    shown = [float(row.split()[0]) for row in everything[1:]]
+    assert shown == sorted(shown, reverse=True)
+
+
 # -- a constructed ending --------------------------------------------------------------------------
 
 # Seat 0 (who leads the first trick, holding 4d) takes the first eight tricks with the top spade
@@ -125,7 +167,7 @@ def test_the_analysis_finds_the_known_mistake_at_its_cost(lead: str, cost: float
         if step.trick is not None and step.trick >= 9 and step is not lead_step:
             assert step.cost_open == 0.0 and step.best == step.action
     assert (lead_step in analysis.mistakes()) == bool(cost)
-    assert analysis.lost_by_seat()[0] >= cost
+    assert analysis.lost_by_player(against_open=True)[0] >= cost
 
 
 # -- mistakes and losses ---------------------------------------------------------------------------
@@ -134,13 +176,69 @@ def _step(index: int, seat: int, cost_open: float | None, cost_honest: float | N
     return Step(index, index // 4 + 1, seat, f"action {index}", "best", cost_open, "honest", cost_honest)
 
 
-def test_mistakes_come_biggest_open_cost_first_then_honest_cost() -> None:
+def test_mistakes_are_what_the_player_lost_against_the_maestro() -> None:
     steps = [_step(0, 0, 0.0, 0.0), _step(1, 1, 1.0, 0.2), _step(2, 2, None, 0.5), _step(3, 3, 2.0, 0.0),
              _step(4, 0, 1.0, 0.7), _step(5, 1, None, None), _step(6, 2, 0.0, 0.5), _step(7, 3, 1.0, 0.2)]
     analysis = DealAnalysis("tressette", "points", steps)
-    assert [step.index for step in analysis.mistakes()] == [3, 4, 1, 7, 2, 6]
-    assert [step.index for step in analysis.mistakes(limit=2)] == [3, 4]
-    assert analysis.lost_by_seat() == {0: 1.0, 1: 1.0, 2: 0.0, 3: 3.0}
+    # The biggest loss against the maestro first, then the biggest open cost; a step that lost
+    # nothing against the maestro (3: open play was better, but nobody could have known) is none.
+    assert [step.index for step in analysis.mistakes()] == [4, 2, 6, 1, 7]
+    assert [step.index for step in analysis.mistakes(limit=2)] == [4, 2]
+    assert analysis.lost_by_player() == pytest.approx({0: 0.7, 1: 0.2, 2: 1.0, 3: 0.2})
+    assert analysis.lost_by_player(against_open=True) == {0: 1.0, 1: 1.0, 2: 0.0, 3: 3.0}
+
+
+def _maestro_choosing(pick: Callable[[list[str]], str]) -> Callable[..., Evaluation]:
+    """A stand-in for the maestro: it chooses ``pick(legal)``, worth a point more than any other action."""
+    def evaluation(game: str, observation: object, legal: list[str], seed: object, **_: object) -> Evaluation:
+        choice = pick(legal)
+        return Evaluation(choice, {a: float(a == choice) for a in legal}, 1)
+    return evaluation
+
+
+def _accusi_deal() -> Match:
+    """Seat 0 declares two accusi, the aces then the threes, and the deal is played out."""
+    hands = fill_hands("tressette", ["Ad Ac As 3d 3c 3s 4d 5b 6b 7b"])
+    match = match_with("tressette", hands, dealer=1)
+    match.play("accuso Ad Ac As")
+    match.play("accuso 3d 3c 3s")
+    finish_deal(match)
+    return match
+
+
+def test_the_order_of_two_accusi_is_no_mistake(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The maestro would declare the threes first: the same two accusi, in the other order.
+    monkeypatch.setattr(analysis_module, "maestro_evaluation",
+                        _maestro_choosing(lambda legal: next((a for a in legal if a.startswith("accuso 3")), legal[0])))
+    analysis = analyse_deal(_accusi_deal(), 0, max_nodes=2_000)
+    first = analysis.steps[0]
+    assert first.action == "accuso Ad Ac As"
+    assert first.honest == first.action and first.cost_honest == 0.0
+    assert first not in analysis.mistakes()
+
+
+def test_the_dummys_actions_are_its_partners(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis_module, "maestro_evaluation", _maestro_choosing(lambda legal: legal[-1]))
+    match = osteria.new_match("tressette", seed=3, morto=[2], players=["tu", "bot 1", "bot 2", "bot 3"])
+    finish_deal(match)
+    analysis = analyse_deal(match, 0, max_nodes=2_000)
+    dummy = [step for step in analysis.steps if step.seat == 2]
+    assert dummy and all(step.player == 0 for step in dummy)
+    assert set(analysis.lost_by_player()) == {0, 1, 3}
+    lines = ReviewWords(view_for(match.game, "it", match.players, 0)).review_lines(analysis, 0)
+    assert any("tu per bot 2: " in line for line in lines)
+    assert not any(line.lstrip().startswith("bot 2: ") for line in lines)
+    assert "bot 2 " not in next(line for line in lines if line.startswith("Perso rispetto al maestro"))
+
+
+def test_sancagna_is_analysed_in_circles_alone() -> None:
+    match = osteria.new_match("sancagna", seed=11)
+    finish_deal(match, seed=3)
+    analysis = analyse_deal(match, 0, honest_samples=4)
+    assert analysis.unit == "circles" and not analysis.open_play
+    assert all(step.cost_open is None and step.open_values is None for step in analysis.steps)
+    text = "\n".join(ReviewWords(view_for(match.game, "en", match.players, 0)).review_lines(analysis, 0))
+    assert "circles" in text and "points" not in text and "open" not in text.lower()
 
 
 # -- every game ------------------------------------------------------------------------------------
@@ -156,8 +254,8 @@ def test_every_game_analyses_a_deal(game: str) -> None:
     assert [[step.seat, step.action] for step in analysis.steps] == record
     assert [step.index for step in analysis.steps] == list(range(len(record)))
     assert done == [(k, len(record)) for k in range(1, len(record) + 1)]
-    assert analysis.game == game and analysis.unit == OPEN_UNITS[game]
-    assert (analysis.honest_unit or analysis.unit) == UNITS[game]
+    assert analysis.game == game and analysis.unit == UNITS[game]
+    assert analysis.open_play == (match.game.solver_unit is None)
     seats = match.game.seats
     tricks = [step.trick for step in analysis.steps if step.trick is not None]
     assert tricks == sorted(tricks) and all(tricks.count(t) == seats for t in set(tricks))
@@ -174,7 +272,8 @@ def test_every_game_analyses_a_deal(game: str) -> None:
             solved += 1
             _check_against_the_solver(match, step)
     last_card = [step for step in analysis.steps if step.trick is not None][-1]
-    assert solved > 0 and last_card.cost_open is not None  # the end of a deal is within any budget
+    if analysis.open_play:
+        assert solved > 0 and last_card.cost_open is not None  # the end of a deal is within any budget
     assert deal.over
 
 
@@ -213,9 +312,9 @@ def script(lang: str, lines: list[str], yes: str) -> Callable[[str], str]:
 
 @pytest.mark.parametrize(("lang", "hint_word", "yes", "words"), [
     ("it", "consiglio", "s", ["Il maestro giocherebbe:", "── Analisi della smazzata 1 ──", "Presa 1:",
-                              "Perso a carte scoperte:", "(in punti)", "(sua stima, in cerchi)"]),
+                              "Perso rispetto al maestro:", "(sua stima, in cerchi)"]),
     ("en", "hint", "y", ["The maestro would play:", "── Analysis of deal 1 ──", "Trick 1:",
-                         "Lost against open-hand play:", "(in points)", "(its estimate, in circles)"]),
+                         "Lost against the maestro:", "(its estimate, in circles)"]),
 ])
 def test_the_table_gives_hints_and_analyses_deals(lang: str, hint_word: str, yes: str, words: list[str]) -> None:
     match = osteria.new_match("sancagna", seed=5, target=1)

@@ -26,6 +26,7 @@ from osteria.rules.tressette import GLOSSARY, SIGNAL_NAMES
 from osteria.tui import PlainTable, play
 from osteria.tui.plain import normalise
 from osteria.tui.review import ReviewWords
+from osteria.tui.words import level_name
 from osteria.views import (
     VIEWS,
     CalabresellaView,
@@ -289,12 +290,44 @@ def test_the_table_shows_nothing_the_seat_may_not_see(options: dict[str, object]
     assert checked > 100
 
 
-def test_the_help_lists_the_glossary_with_a_translation() -> None:
-    for lang, napoletana, signal in [("it", "asso, due e tre dello stesso palo", "ho_asso: ho l'asso"),
-                                     ("en", "ace, two and three of one suit", "ho_asso: I hold the ace")]:
-        view = view_for(osteria.game_rules("tressette"), lang, ["a", "b", "c", "d"], 0)
-        lines = view.help()
-        assert f"  napoletana: {napoletana}" in lines and f"  {signal}" in lines
+def signals(help_lines: list[str]) -> list[str]:
+    """The signals a help lists, after its heading."""
+    heading = next((i for i, line in enumerate(help_lines) if line in ("Segni:", "Signals:")), len(help_lines))
+    return help_lines[heading + 1:]
+
+
+def test_the_help_lists_the_glossary_and_the_signals_of_the_rules_in_play() -> None:
+    for lang, napoletana, signal in [("it", "asso, due e tre dello stesso palo", "ho l'asso (si scrive ho_asso)"),
+                                     ("en", "ace, two and three of one suit",
+                                      "ho l'asso (typed ho_asso): I hold the ace")]:
+        sud = view_for(osteria.game_rules("tressette", segni="sud"), lang, ["a", "b", "c", "d"], 0).help()
+        assert f"  napoletana: {napoletana}" in sud and f"  {signal}" in sud
+        assert not any(line.startswith("  striscio") for line in signals(sud))
+        nord = view_for(osteria.game_rules("tressette"), lang, ["a", "b", "c", "d"], 0).help()
+        assert not any("ho_asso" in line or "seconda" in line for line in nord)
+        assert any(line.startswith("  striscio") for line in signals(nord))
+        muto = view_for(osteria.game_rules("tressette", segni="muto"), lang, ["a", "b", "c", "d"], 0).help()
+        assert not signals(muto)
+        # The commands are the table's own: the plain table's are not the full-screen table's keys.
+        assert not any("consiglio" in line or "hint" in line for line in nord)
+
+
+def test_the_english_table_says_its_words_in_english() -> None:
+    view = view_for(osteria.game_rules("tressette"), "en", ["you", "bot 1", "bot 2", "bot 3"], 0)
+    key = view.help()[0]
+    assert "c coppe (cups)" in key and "b bastoni (clubs)" in key  # the letter is the Italian suit's
+    result = view.deal_result(0, {"outcome": "giocata", "points": [2, 9], "delta": [2, 15]}, [2, 15])
+    assert result[0] == "End of deal 1: giocata (a deal played out with no cappotto)."
+    assert result[1] == "Points of the deal: we 2 · they 15 (9 in cards, 6 in accusi)"
+    assert view.action("accuso 3d 3s 3b") == "accuso 3♦ 3♠ 3♣ (three threes: 3 points)"
+    assert view.action("accuso Ad As Ab Ac") == "accuso A♦ A♠ A♣ A♥ (four aces: 4 points)"
+    italian = view_for(osteria.game_rules("tressette"), "it", ["tu", "bot 1", "bot 2", "bot 3"], 0)
+    assert italian.action("accuso 3d 3s 3b") == "accuso 3♦ 3♠ 3♣ (tre tre: 3 punti)"
+    assert italian.action("accuso tris 2") == "accuso tris 2 (tre due: 3 punti)"
+    traversone = view_for(osteria.game_rules("traversone"), "it", ["tu", "bot 1", "bot 2"], 0)
+    assert "Una carta avanzata, coperta: va a chi fa l'ultima presa." in traversone.status({"leftover": 1})
+    assert level_name("en", "medio") == "medium" and level_name("it", "medio") == "medio"
+    assert level_name("en", "random") == "random"
 
 
 def test_the_hand_is_sorted_by_suit_and_by_the_game_rank() -> None:
@@ -336,7 +369,7 @@ def test_cards_on_the_table_show_who_played_them_and_the_signal() -> None:
 
 
 # A game the table has no view for, and no words of its own.
-Unknown = type("Unknown", (), {"name": "sconosciuto", "glossary": lambda self: {}, "signal_names": lambda self: {}})
+Unknown = type("Unknown", (), {"name": "sconosciuto", "glossary": lambda self: {}, "signals_in_play": lambda self: {}})
 
 
 def test_a_game_without_a_view_is_drawn_generically() -> None:
@@ -592,7 +625,7 @@ def test_traversone_says_the_lowest_score_wins() -> None:
         "Score (a perdere: the lowest wins): you 3 · b1 10 · b2 7 (the match ends at 31)",
         "The ace of bastoni A♣ is worth 18 points.",
         "Points taken this deal: you ⅔ · b1 2 · b2 1⅓",
-        "1 cards left over, face down: they go to the taker of the last trick.",
+        "One card left over, face down: it goes to the taker of the last trick.",
         "Your hand: 4♦ R♦ 3♦",
     ]
     assert view.deal_result(2, {"outcome": "giocata", "points": [0, 5, 6], "delta": [10, 5, 6]}, [13, 15, 13])[1:3] == [

@@ -309,6 +309,32 @@ def test_the_hint_shows_every_choice_with_its_value_and_plays_the_maestros() -> 
     asyncio.run(run())
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_hint_leaves_the_seats_the_trick_and_the_hand_in_view(size: tuple[int, int]) -> None:
+    app = new_app("tressette", seed=3, hint_time=0.05)
+
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            await pilot.press("h")
+            await settle(pilot, app)
+            assert isinstance(app.screen, HintScreen)
+            hint_region = app.screen.query_one(".dialog").region
+            table = app.screen_stack[0]
+            for part in ("#hand", "#trick", "#previous", "#taken", "#top", SeatBox):
+                for widget in table.query(part):
+                    assert not hint_region.overlaps(widget.region), f"the hint hides {part}"
+            shown = [line for line in app.words.hint_lines(app.screen.hint) if line.startswith("  ")]
+            assert shown[0].startswith("  →")
+            if app.words.hidden_in_hint(app.screen.hint):
+                await pilot.press("a")  # every action, not only the best few
+                await pilot.pause()
+                text = str(app.screen.query_one("#text", Static).content)
+                assert text.count("\n") + 1 == len(app.words.hint_lines(app.screen.hint, everything=True))
+
+    asyncio.run(run())
+
+
 def test_after_a_deal_its_result_and_analysis_trick_by_trick() -> None:
     app = new_app("traversone", seats=6, seed=4, lang="en", analysis=True, analysis_time=0.01, analysis_nodes=3000)
 

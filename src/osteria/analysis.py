@@ -19,12 +19,16 @@ each one twice:
   None, not a guess.
 - *honest*: against the maestro, given the observation the seat had at that moment; the honest
   cost is how much less the action played is worth than the maestro's choice, by the values
-  of the hint (none where the action played is worth more).
+  of the hint (none where the action played is worth more, or where the maestro's choice is one
+  the player made anyway, right after: two accusi in the other order).
   Every decision with more than one legal action is weighed so (bids, calls and accusi too).
 
-Values are in the game's unit (``Game.unit``) for the acting seat's side, higher being
-better also where fewer points win. Sancagna's open values are the card points the seat's side
-takes in the deal: whether a side calls itself out depends on the tally, not on the open cards.
+The mistakes are what the player lost against the maestro, who saw what the player saw: open
+play is shown beside each card, never ranks a mistake. A dummy's actions are its partner's,
+who chose them. Values are in the game's unit (``Game.unit``) for the acting seat's side,
+higher being better also where fewer points win. Where the solver counts something else than
+the result (Sancagna's card points, where the result is circles), there is no open value: one
+unit per game.
 """
 
 from __future__ import annotations
@@ -61,19 +65,28 @@ class Hint:
     unit: str  # "points", "stakes" or "circles"
     samples: int  # how many sampled deals the values rest on
 
+    def ranked(self) -> list[tuple[str, float | None]]:
+        """The actions as a player reads them: the maestro's choice first (with its value, None
+        where it weighed none), then the others, the best first."""
+        others = sorted(((a, v) for a, v in self.values.items() if a != self.action), key=lambda item: -item[1])
+        return [(self.action, self.values.get(self.action)), *others]
+
 
 def hint(observation: Mapping[str, Any], *, time_limit: float = 1.0, seed: int | str | None = None,
          samples: int | None = None) -> Hint:
     """The maestro's choice for the seat of ``observation`` (``Match.observation(seat)`` of the
     seat that decides now) and its value of each legal action; it thinks ``time_limit`` seconds,
-    or weighs exactly ``samples`` sampled deals (with ``seed``, the same hint every time).
-    ValueError if the observation offers no action to choose."""
+    or weighs exactly ``samples`` sampled deals (with ``seed``, the same hint every time). A
+    forced action is the hint at once, weighed against nothing. ValueError if the observation
+    offers no action to choose."""
     game = observation.get("game")
     if game not in GAMES:
         raise ValueError(f"no hint for an observation of game {game!r}")
     legal = list(observation.get("legal_actions") or [])
     if not legal:
         raise ValueError("no hint: this seat has no action to choose now")
+    if len(legal) == 1:
+        return Hint(legal[0], {}, GAMES[game].unit, 0)
     evaluation = maestro_evaluation(game, observation, legal, seed, time_limit=time_limit, samples=samples)
     values = {action: evaluation.values[action] for action in legal if action in evaluation.values}
     return Hint(evaluation.choice, values, GAMES[game].unit, evaluation.samples)
@@ -96,7 +109,7 @@ class Step:
 
     index: int  # position in the deal's action list
     trick: int | None  # 1-based trick number for card plays, None for other actions
-    seat: int
+    seat: int  # the seat whose action it is
     action: str  # what was played
     best: str | None  # the double-dummy best action (all hands open), None where not computed
     cost_open: float | None  # value lost against double-dummy best play (>= 0), None where not computed
@@ -106,11 +119,17 @@ class Step:
     open_values: dict[str, float] | None = None
     # Each action the maestro weighed -> its estimate, where it searched (not for a forced action).
     honest_values: dict[str, float] | None = None
+    chooser: int | None = None  # the seat that chose the action, where not ``seat`` (a dummy's partner)
 
     @property
-    def cost(self) -> tuple[float, float]:
-        """What orders mistakes: the open cost, then the honest cost (0 where not computed)."""
-        return self.cost_open or 0.0, self.cost_honest or 0.0
+    def player(self) -> int:
+        """The seat whose player chose the action: a dummy's partner for the dummy."""
+        return self.seat if self.chooser is None else self.chooser
+
+    @property
+    def lost(self) -> float:
+        """What the action lost against the maestro (0 where not computed)."""
+        return self.cost_honest or 0.0
 
 
 @dataclass(frozen=True)
@@ -118,22 +137,25 @@ class DealAnalysis:
     """The analysis of one finished deal, action by action."""
 
     game: str
-    unit: str  # of the open values and costs
+    unit: str  # of every value and cost
     steps: list[Step]
-    honest_unit: str | None = None  # of the honest values and costs, where not ``unit`` (Sancagna)
+    # Whether card plays were weighed against open play: not where the solver counts another unit.
+    open_play: bool = True
 
     def mistakes(self, limit: int | None = None) -> list[Step]:
-        """The steps that cost something, the biggest open cost first, then the biggest honest
-        cost, then in the order played; at most ``limit`` of them."""
-        costly = [step for step in self.steps if max(step.cost) > NEGLIGIBLE]
-        costly.sort(key=lambda step: (-step.cost[0], -step.cost[1], step.index))
+        """The steps that lost something against the maestro, the biggest loss first, then the
+        biggest open cost, then in the order played; at most ``limit`` of them."""
+        costly = [step for step in self.steps if step.lost > NEGLIGIBLE]
+        costly.sort(key=lambda step: (-step.lost, -(step.cost_open or 0.0), step.index))
         return costly if limit is None else costly[:limit]
 
-    def lost_by_seat(self) -> dict[int, float]:
-        """Every seat's total open cost in the deal."""
+    def lost_by_player(self, *, against_open: bool = False) -> dict[int, float]:
+        """What each seat's player lost in the deal against the maestro, or against open play;
+        a dummy's losses are its partner's."""
         lost: dict[int, float] = {}
-        for step in sorted(self.steps, key=lambda step: step.seat):
-            lost[step.seat] = lost.get(step.seat, 0.0) + (step.cost_open or 0.0)
+        for step in sorted(self.steps, key=lambda step: step.player):
+            cost = (step.cost_open or 0.0) if against_open else step.lost
+            lost[step.player] = lost.get(step.player, 0.0) + cost
         return lost
 
 
@@ -149,12 +171,13 @@ def analyse_deal(match: Match, deal_index: int, *, honest_time: float = 0.2, max
     if not 0 <= deal_index < finished:
         raise ValueError(f"deal {deal_index} cannot be analysed: the finished deals are 0 to {finished - 1}"
                          if finished else f"deal {deal_index} cannot be analysed: no deal is finished yet")
-    game = match.game.name
+    rules = match.game
+    open_play = rules.solver_unit is None  # the solver's values are in the result's unit
     positions = _positions(match, deal_index)
     tricks = _trick_numbers(positions)
     total = len(positions)
     steps: list[Step] = []
-    solvable = True  # until a position proves too big for the budget; earlier ones hold more cards
+    solvable = open_play  # until a position proves too big for the budget; earlier ones hold more cards
     for done, j in enumerate(reversed(range(total)), 1):
         seat, action, before, observation = positions[j]
         text = before.action_str(action)
@@ -162,11 +185,11 @@ def analyse_deal(match: Match, deal_index: int, *, honest_time: float = 0.2, max
         cost_open: float | None = None
         open_values: dict[str, float] | None = None
         card = before.card_of(action)
-        if tricks[j] is not None and card is not None:
+        if open_play and tricks[j] is not None and card is not None:
             if len({before.card_of(a) for a in before.legal()} - {None}) == 1:
                 best, cost_open = text, 0.0  # a forced card costs nothing, whatever it is worth
             elif solvable:
-                open_values = _open_values(before, max_nodes, match.game.sense)
+                open_values = _open_values(before, max_nodes, rules.sense)
                 solvable = open_values is not None
                 if open_values is not None:
                     best, cost_open = _against(open_values, CARD_STRINGS[card], text)
@@ -175,19 +198,34 @@ def analyse_deal(match: Match, deal_index: int, *, honest_time: float = 0.2, max
         cost_honest: float | None = 0.0
         honest_values: dict[str, float] | None = None
         if len(legal) > 1:
-            evaluation = maestro_evaluation(game, observation, legal, f"{seed}/{deal_index}/{j}",
+            evaluation = maestro_evaluation(rules.name, observation, legal, f"{seed}/{deal_index}/{j}",
                                             time_limit=honest_time, samples=honest_samples)
             honest, honest_values = evaluation.choice, evaluation.values
-            cost_honest = (max(0.0, honest_values[honest] - honest_values[text])
-                           if text in honest_values and honest in honest_values else None)
-        steps.append(Step(j, tricks[j], seat, text, best, cost_open, honest, cost_honest, open_values, honest_values))
+            if _reordered(positions, j, honest):
+                honest, cost_honest = text, 0.0
+            else:
+                cost_honest = (max(0.0, honest_values[honest] - honest_values[text])
+                               if text in honest_values and honest in honest_values else None)
+        chooser = before.decider(seat)
+        steps.append(Step(j, tricks[j], seat, text, best, cost_open, honest, cost_honest, open_values, honest_values,
+                          None if chooser == seat else chooser))
         if progress is not None:
             progress(done, total)
     steps.reverse()
-    rules = match.game
-    if rules.solver_unit is not None:  # the solver counts something else than the result
-        return DealAnalysis(game, rules.solver_unit, steps, rules.unit)
-    return DealAnalysis(game, rules.unit, steps)
+    return DealAnalysis(rules.name, rules.unit, steps, open_play)
+
+
+def _reordered(positions: list[Position], j: int, choice: str) -> bool:
+    """Whether ``choice``, at action ``j``, is only another order of what its seat did: an action
+    that plays no card (an accuso), which the seat made itself among the actions that play no
+    card it made right after ``j``, no other seat acting between."""
+    seat = positions[j][0]
+    for later_seat, later_action, later_deal, _ in positions[j:]:
+        if later_seat != seat or later_deal.card_of(later_action) is not None:
+            return False
+        if later_deal.action_str(later_action) == choice:
+            return True
+    return False
 
 
 def _positions(match: Match, deal_index: int) -> list[Position]:

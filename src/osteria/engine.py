@@ -394,6 +394,11 @@ class Game(ABC):
         """The names of the game's signals, each with its Italian and English explanation."""
         return {}
 
+    def signals_in_play(self) -> Terms:
+        """The signals these rules let a player make, as in ``signal_names()``: all of them,
+        unless an option leaves some out (Tressette's segni)."""
+        return self.signal_names()
+
     def board_over(self, results: Sequence[DealResult]) -> bool:
         """Whether the first deals of a match make a whole unit for comparing players in
         duplicate play: one deal, unless the game scores over several."""

@@ -44,6 +44,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "cards_help": "Carte: rango A 2 3 4 5 6 7 F C R e palo d denari ♦, c coppe ♥, s spade ♠, b bastoni ♣.",
         "glossary": "Glossario:",
         "signal_list": "Segni:",
+        "signal_entry": "  {said} (si scrive {typed})",
         "deal_over": "Fine della smazzata {n}: {outcome}.",
         "deal_points": "Punti della smazzata: {points}",
         "deal_delta": "Guadagno: {delta}",
@@ -75,7 +76,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "taken": "Punti presi in questa smazzata: {sides}",
         "target": "si va a {target}",
         "accusi": "Accusi: {items}",
-        "side_result": "{points} (accusi {accusi})",
+        "side_result": "{total} ({points} di carte, {accusi} di accusi)",
+        "accuso_worth": "{name}: {n} punti",
+        "accuso_quattro": "quattro {rank}",
+        "accuso_tris": "tre {rank}",
+        "accuso_napoletana": "napoletana",
+        "ranks_A": "assi",
+        "ranks_2": "due",
+        "ranks_3": "tre",
         # Quattrigghiu and Calabresella: stakes per seat
         "stakes": "Poste: {scores}",
         # Quattrigghiu
@@ -133,6 +141,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "t_ace": "L'asso di bastoni {card} vale {n} punti.",
         "t_taken": "Punti presi in questa smazzata: {items}",
         "t_leftover": "{n} carte avanzate, coperte: vanno a chi fa l'ultima presa.",
+        "t_leftover_one": "Una carta avanzata, coperta: va a chi fa l'ultima presa.",
         "t_deal_points": "Punti presi: {items}",
         "t_deal_scored": "Punti segnati: {items}",
         # Hints and the analysis of a deal
@@ -141,19 +150,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "unit_circles": "cerchi",
         "hint_wait": "Il maestro ci pensa…",
         "hint": "Il maestro giocherebbe: {action}",
-        "hint_values": "Valore stimato di ogni mossa (in {unit}, su {samples} smazzate simulate):",
+        "hint_values": "Valore stimato delle mosse (in {unit}, su {samples} smazzate simulate), la sua per prima:",
+        "hint_forced": "È l'unica mossa possibile.",
+        "hint_more": "…e altre {n} mosse, che valgono meno.",
+        "hint_all": "«consiglio tutto» le elenca tutte.",
         "hint_none": "Nessun consiglio: {why}",
         "review_ask": "Vuoi l'analisi della smazzata {n}? [s/N] ",
         "review_wait": ("Analisi della smazzata {n} in corso: ogni mossa contro il gioco a carte scoperte "
                         "e contro il maestro…"),
         "review_none": "Non c'è una smazzata finita numero {n} da analizzare.",
         "review_header": "── Analisi della smazzata {n} ──",
-        "review_explain": ("A carte scoperte: la mossa contro la migliore con tutte le mani in vista (in {unit}); "
-                           "il maestro: contro la scelta del maestro, che vede solo le carte di chi gioca "
-                           "(sua stima, in {honest_unit})."),
-        "review_mistakes": "Gli errori più gravi:",
-        "review_no_mistakes": "Nessuna mossa ha perso valore.",
-        "review_lost": "Perso a carte scoperte: {items}",
+        "review_explain": ("Il maestro: la mossa contro la scelta del maestro, che vede solo le carte di chi gioca "
+                           "(sua stima, in {unit})."),
+        "review_explain_open": "A carte scoperte: la carta contro la migliore con tutte le mani in vista (in {unit}).",
+        "review_mistakes": "Gli errori più gravi, per quanto hanno perso rispetto al maestro:",
+        "review_no_mistakes": "Nessuna mossa ha perso valore rispetto al maestro.",
+        "review_lost": "Perso rispetto al maestro: {items}",
+        "review_lost_open": "Perso a carte scoperte: {items}",
+        "review_for": "{player} per {seat}",
         "review_before": "Prima delle prese:",
         "review_trick": "Presa {n}:",
         "review_where_trick": "presa {n}",
@@ -162,6 +176,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "review_open_worse": "a carte scoperte meglio {best} ({cost})",
         "review_open_unknown": "a carte scoperte non calcolata",
         "review_honest_same": "il maestro d'accordo",
+        "review_honest_equal": "il maestro {honest}, di pari valore",
         "review_honest_other": "il maestro {honest} ({cost})",
         "review_honest_unknown": "il maestro {honest}",
     },
@@ -191,7 +206,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                  "(3d, 3d volo, accuso Ad 2d 3d); ? or help shows this help; hint asks the maestro for a "
                  "move; analysis shows the analysis of the last finished deal (analysis 2: of deal 2); "
                  "q quits."),
-        "cards_help": "Cards: rank A 2 3 4 5 6 7 F C R and suit d coins ♦, c cups ♥, s swords ♠, b clubs ♣.",
+        "cards_help": ("Cards: rank A 2 3 4 5 6 7 F (fante, jack) C (cavallo, knight) R (re, king) and suit "
+                       "d denari (coins) ♦, c coppe (cups) ♥, s spade (swords) ♠, b bastoni (clubs) ♣."),
+        "signal_entry": "  {said} (typed {typed})",
         "glossary": "Glossary:",
         "signal_list": "Signals:",
         "deal_over": "End of deal {n}: {outcome}.",
@@ -225,7 +242,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "taken": "Points taken this deal: {sides}",
         "target": "playing to {target}",
         "accusi": "Accusi: {items}",
-        "side_result": "{points} (accusi {accusi})",
+        "side_result": "{total} ({points} in cards, {accusi} in accusi)",
+        "accuso_worth": "{name}: {n} points",
+        "accuso_quattro": "four {rank}",
+        "accuso_tris": "three {rank}",
+        "accuso_napoletana": "napoletana",
+        "ranks_A": "aces",
+        "ranks_2": "twos",
+        "ranks_3": "threes",
         # Quattrigghiu and Calabresella: stakes per seat
         "stakes": "Stakes: {scores}",
         # Quattrigghiu
@@ -283,6 +307,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "t_ace": "The ace of bastoni {card} is worth {n} points.",
         "t_taken": "Points taken this deal: {items}",
         "t_leftover": "{n} cards left over, face down: they go to the taker of the last trick.",
+        "t_leftover_one": "One card left over, face down: it goes to the taker of the last trick.",
         "t_deal_points": "Points taken: {items}",
         "t_deal_scored": "Points scored: {items}",
         # Hints and the analysis of a deal
@@ -291,18 +316,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "unit_circles": "circles",
         "hint_wait": "The maestro is thinking…",
         "hint": "The maestro would play: {action}",
-        "hint_values": "Estimated value of each action (in {unit}, over {samples} simulated deals):",
+        "hint_values": "Estimated value of the actions (in {unit}, over {samples} simulated deals), its own first:",
+        "hint_forced": "It is the only action there is.",
+        "hint_more": "…and {n} more actions, worth less.",
+        "hint_all": "“hint all” lists them all.",
         "hint_none": "No hint: {why}",
         "review_ask": "Show the analysis of deal {n}? [y/N] ",
         "review_wait": "Analysing deal {n}: every action against open-hand play and against the maestro…",
         "review_none": "There is no finished deal number {n} to analyse.",
         "review_header": "── Analysis of deal {n} ──",
-        "review_explain": ("Open hands: the action against the best one with every hand in view (in {unit}); "
-                           "the maestro: against the choice of the maestro, who sees only the player's own cards "
-                           "(its estimate, in {honest_unit})."),
-        "review_mistakes": "The biggest mistakes:",
-        "review_no_mistakes": "No action lost any value.",
-        "review_lost": "Lost against open-hand play: {items}",
+        "review_explain": ("The maestro: the action against the choice of the maestro, who sees only the player's "
+                           "own cards (its estimate, in {unit})."),
+        "review_explain_open": "Open hands: the card against the best one with every hand in view (in {unit}).",
+        "review_mistakes": "The biggest mistakes, by what they lost against the maestro:",
+        "review_no_mistakes": "No action lost any value against the maestro.",
+        "review_lost": "Lost against the maestro: {items}",
+        "review_lost_open": "Lost against open-hand play: {items}",
+        "review_for": "{player} for {seat}",
         "review_before": "Before the tricks:",
         "review_trick": "Trick {n}:",
         "review_where_trick": "trick {n}",
@@ -311,6 +341,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "review_open_worse": "open hands: {best} was better ({cost})",
         "review_open_unknown": "open hands: not computed",
         "review_honest_same": "the maestro agrees",
+        "review_honest_equal": "the maestro: {honest}, worth the same",
         "review_honest_other": "the maestro: {honest} ({cost})",
         "review_honest_unknown": "the maestro: {honest}",
     },
@@ -320,6 +351,7 @@ MESSAGES: dict[str, dict[str, str]] = {
 QUIT_WORDS = frozenset({"q", "quit", "esci", "exit"})
 HELP_WORDS = frozenset({"?", "aiuto", "help", "h"})
 HINT_WORDS = frozenset({"consiglio", "hint"})
+HINT_ALL_WORDS = frozenset({"consiglio tutto", "hint all"})
 REVIEW_WORDS = frozenset({"analisi", "analysis"})
 LAST_ROUND_WORDS = frozenset({"mano", "ultimo giro", "last", "last round"})
 YES_WORDS = frozenset({"s", "si", "sì", "y", "yes"})

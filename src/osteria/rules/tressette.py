@@ -71,6 +71,20 @@ ACCUSO_BY_MASK = {a.mask: i for i, a in enumerate(ACCUSI)}
 FOUR_MASK = {a.rank: a.mask for a in ACCUSI if a.kind == "quattro"}
 
 
+def accuso_named(text: str) -> Accuso | None:
+    """The accuso an action string declares, as a seat saw it (``accuso tris 3`` where the faliante
+    is hidden: any three of that rank); None for any other action."""
+    words = text.split()
+    if words[:1] != ["accuso"]:
+        return None
+    if words[1:2] == ["tris"] and len(words) == 3:
+        return next((a for a in ACCUSI if a.kind == "tris" and a.rank == words[2]), None)
+    cards = [CARD_OF.get(w) for w in words[1:]]
+    mask = sum(1 << c for c in cards if c is not None)
+    index = ACCUSO_BY_MASK.get(mask) if None not in cards else None
+    return None if index is None else ACCUSI[index]
+
+
 def accusi_in(hand: int) -> list[int]:
     """The accusi a hand can declare."""
     return [i for i, a in enumerate(ACCUSI)
@@ -492,6 +506,11 @@ class Tressette(Game):
     def signal_names(self) -> Terms:
         return SIGNAL_NAMES
 
+    def signals_in_play(self) -> Terms:
+        """The signals of the table's segni alone: none when muto."""
+        words = {"nord": NORD, "sud": SUD}.get(self.options["segni"], ())
+        return {word: SIGNAL_NAMES[word] for word in words}
+
     def new_deal(self, index: int, dealer: int, hands: Sequence[Sequence[int]],
                  stock: Mapping[str, Sequence[int]], previous: Sequence[DealResult]) -> TressetteDeal:
         return TressetteDeal(self, dealer, hands, first_of_match=index == 0)
@@ -557,6 +576,7 @@ GLOSSARY = {
     "piombo": ("senza carte di un palo", "void in a suit"),
     "carico": ("asso, due o tre", "an ace, two or three"),
     "cappotto": ("una squadra fa tutti i punti della mano", "one side takes every point of the deal"),
+    "giocata": ("smazzata giocata senza cappotto", "a deal played out with no cappotto"),
     "morto": ("giocatore assente, carte scoperte giocate dal compagno",
               "a dummy: its hand lies face up and its partner plays it"),
     "mano": ("presa, o giro di quattro carte", "a trick"),

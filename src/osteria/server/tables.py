@@ -743,9 +743,9 @@ class Table:
                 self.attended)
         finally:
             self._analysing = False
-        lost = result.lost_by_seat()
+        lost = result.lost_by_player(against_open=True)
         message = {"type": "analysis", "deal_index": deal_index, "game": result.game, "unit": result.unit,
-                   "honest_unit": result.honest_unit or result.unit,
+                   "honest_unit": result.unit,
                    "steps": [asdict(s) for s in result.steps], "mistakes": [asdict(s) for s in result.mistakes(5)],
                    "lost_by_seat": [lost.get(seat, 0.0) for seat in range(self.game.seats)]}
         self._analyses[deal_index] = message

@@ -23,7 +23,7 @@ from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
@@ -35,7 +35,7 @@ from osteria.cards import CARD_STRINGS, RANKS, SUIT_SYMBOLS, SUITS, card_symbol,
 from osteria.engine import IllegalAction, Match
 from osteria.tui.plain import close_bots, default_save_path, save_match, split_choices, table_match
 from osteria.tui.review import ReviewWords
-from osteria.tui.words import say
+from osteria.tui.words import level_name, say
 from osteria.views import card_of, seat_cards, taken_trick, view_for
 
 if TYPE_CHECKING:
@@ -303,28 +303,45 @@ class TextScreen(ModalScreen[None]):
 
 
 class HintScreen(ModalScreen[str | None]):
-    """The maestro's choice and the value of every legal action; its choice can be played from here."""
+    """The maestro's choice and the value of the best few actions (of all of them, once asked),
+    laid over the table's notes (the region ``over``), so that the seats, the trick and the hand
+    stay in view; its choice can be played from here."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("escape,q", "close", show=False), Binding("enter", "play", show=False)]
+        Binding("escape,q", "close", show=False), Binding("enter", "play", show=False),
+        Binding("a", "everything", show=False)]
 
-    def __init__(self, hint: Hint, words: ReviewWords) -> None:
+    def __init__(self, hint: Hint, words: ReviewWords, over: Region) -> None:
         super().__init__()
-        self.hint, self.words = hint, words
+        self.hint, self.words, self.over = hint, words, over
         self.view, self.lang = words.view, words.lang
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog") as dialog:
+            dialog.styles.offset = (self.over.x, self.over.y)
+            dialog.styles.width = self.over.width
+            dialog.styles.height = self.over.height
             yield Static(Text(say(self.lang, "hint_title"), style="bold"), classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(lines_text(self.words.hint_lines(self.hint)), id="text")
             with Horizontal(classes="buttons"):
                 yield Button(say(self.lang, "hint_play", action=self.view.action(self.hint.action)), id="play",
                              variant="primary")
+                if self.words.hidden_in_hint(self.hint):
+                    yield Button(say(self.lang, "hint_everything"), id="everything")
                 yield Button(say(self.lang, "close"), id="close")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "everything":
+            self.action_everything()
+            return
         self.dismiss(self.hint.action if event.button.id == "play" else None)
+
+    def action_everything(self) -> None:
+        """Every action the maestro weighed, not only the best few."""
+        self.query_one("#text", Static).update(lines_text(self.words.hint_lines(self.hint, everything=True)))
+        for button in self.query("#everything").results(Button):
+            button.remove()
 
     def action_play(self) -> None:
         self.dismiss(self.hint.action)
@@ -516,6 +533,12 @@ Screen.-short #hand .card:focus { border: none; background: #9cc3f2; }
           padding: 1 2; }
 Screen.-short .dialog { width: 100%; max-height: 100%; padding: 0 1; }
 ModalScreen { align: center middle; }
+HintScreen { align: left top; background: transparent; }
+HintScreen .dialog { max-width: 100%; border: round #c8b273; padding: 0 1; }
+HintScreen .dialog-title { padding: 0; }
+HintScreen .dialog-body { height: 1fr; max-height: 100%; }
+HintScreen .buttons { padding: 0; }
+HintScreen.-short Button { height: 1; min-width: 0; border: none; }
 .dialog-title { height: auto; padding-bottom: 1; }
 .dialog-body { height: auto; max-height: 30; }
 Screen.-short .dialog-body { max-height: 16; }
@@ -646,7 +669,9 @@ class TableApp(App[int]):
     # -- drawing -------------------------------------------------------------------------------
 
     def level_of(self, seat: int) -> str | None:
-        return self.levels.get(seat)
+        """The level of a seat's bot in the table's language (any other bot by its own name)."""
+        level = self.levels.get(seat)
+        return None if level is None else level_name(self.lang, level)
 
     async def redraw(self) -> None:
         """Draw the table as the person's seat sees it now."""
@@ -1135,7 +1160,7 @@ class TableApp(App[int]):
             else:
                 self.focus_choices()
 
-        self.push_screen(HintScreen(found, self.words), chosen)
+        self.push_screen(HintScreen(found, self.words, self.query_one("#status-box").region), chosen)
 
     # -- the end ---------------------------------------------------------------------------------
 

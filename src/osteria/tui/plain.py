@@ -25,6 +25,7 @@ from osteria.cards import SUIT_SYMBOLS, SUITS
 from osteria.engine import IllegalAction, Match, RulesError
 from osteria.i18n import (
     HELP_WORDS,
+    HINT_ALL_WORDS,
     HINT_WORDS,
     LANGUAGES,
     LAST_ROUND_WORDS,
@@ -185,9 +186,9 @@ class PlainTable:
             elif text.lower() in QUIT_WORDS:
                 return Leave.QUIT
             elif text.lower() in HELP_WORDS:
-                self.show(*view.help())
-            elif text.lower() in HINT_WORDS:
-                self.show_hint(observation)
+                self.show(self.say("help"), *view.help())
+            elif text.lower() in HINT_WORDS | HINT_ALL_WORDS:
+                self.show_hint(observation, everything=text.lower() in HINT_ALL_WORDS)
             elif text.split()[0].lower() in REVIEW_WORDS and len(text.split()) <= 2:
                 self.review_command(text.split()[1:])
             elif text.lower() in LAST_ROUND_WORDS:
@@ -226,8 +227,9 @@ class PlainTable:
 
     # -- hints and analysis ------------------------------------------------------------------
 
-    def show_hint(self, observation: Mapping[str, Any]) -> None:
-        """The maestro's choice from the person's observation, and its value of every action."""
+    def show_hint(self, observation: Mapping[str, Any], *, everything: bool = False) -> None:
+        """The maestro's choice from the person's observation, and its value of the best few
+        actions, or of ``everything`` it weighed."""
         self.show(self.say("hint_wait"))
         self.output.flush()
         try:
@@ -235,7 +237,9 @@ class PlainTable:
         except ValueError as exc:
             self.show(self.say("hint_none", why=exc))
             return
-        self.show(*self.words.hint_lines(advice))
+        self.show(*self.words.hint_lines(advice, everything=everything))
+        if not everything and self.words.hidden_in_hint(advice):
+            self.show(self.say("hint_all"))
 
     def offer_review(self, index: int) -> None:
         """Ask whether to analyse the deal just ended (no is the default, and so is a closed input)."""

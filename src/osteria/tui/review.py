@@ -11,6 +11,9 @@ from osteria.views import TableView
 
 # The mistakes an analysis lists before going through the deal trick by trick.
 MISTAKES_SHOWN = 5
+# The actions a hint lists, the maestro's choice among them, unless all are asked for (the
+# 1,820 discards of Calabresella for three).
+HINT_SHOWN = 12
 
 
 class ReviewWords:
@@ -33,33 +36,45 @@ class ReviewWords:
         """A unit of value (``points``, ``stakes``, ``circles``) in the table's language."""
         return self.view.say(f"unit_{unit}")
 
-    def hint_lines(self, hint: Hint) -> list[str]:
-        """The maestro's choice, then every action it weighed with its value, the best first."""
+    def hint_lines(self, hint: Hint, *, everything: bool = False) -> list[str]:
+        """The maestro's choice, then the actions it weighed with their values: its choice first
+        and marked, then the others, the best first; the best few only, unless ``everything``."""
         view = self.view
-        lines = [view.say("hint", action=view.action(hint.action, explain=True)),
-                 view.say("hint_values", unit=self.unit(hint.unit), samples=hint.samples)]
-        # Higher is better, also where fewer points win.
-        for action, value in sorted(hint.values.items(), key=lambda item: -item[1]):
+        lines = [view.say("hint", action=view.action(hint.action, explain=True))]
+        if not hint.values:
+            return [*lines, view.say("hint_forced")]
+        lines.append(view.say("hint_values", unit=self.unit(hint.unit), samples=hint.samples))
+        ranked = hint.ranked()
+        shown = ranked if everything else ranked[:HINT_SHOWN]
+        for action, value in shown:
             mark = "→" if action == hint.action else " "
-            lines.append(f"  {mark} {self.number(value, signed=True):>8}  {view.action(action)}")
+            worth = "—" if value is None else self.number(value, signed=True)  # the maestro weighed it not
+            lines.append(f"  {mark} {worth:>8}  {view.action(action)}")
+        if len(shown) < len(ranked):
+            lines.append(view.say("hint_more", n=len(ranked) - len(shown)))
         return lines
 
+    def hidden_in_hint(self, hint: Hint) -> int:
+        """How many actions the hint's lines leave out, unless all are asked for."""
+        return max(0, len(hint.ranked()) - HINT_SHOWN) if hint.values else 0
+
     def review_lines(self, analysis: DealAnalysis, index: int) -> list[str]:
-        """The analysis of deal ``index``: the biggest mistakes, what each seat lost, then the
-        deal action by action, trick by trick."""
-        view, say = self.view, self.view.say
-        lines = [say("review_header", n=index + 1),
-                 say("review_explain", unit=self.unit(analysis.unit),
-                     honest_unit=self.unit(analysis.honest_unit or analysis.unit))]
+        """The analysis of deal ``index``: the biggest mistakes against the maestro, what each
+        player lost, then the deal action by action, trick by trick."""
+        say = self.view.say
+        unit = self.unit(analysis.unit)
+        lines = [say("review_header", n=index + 1), say("review_explain", unit=unit)]
+        if analysis.open_play:
+            lines.append(say("review_explain_open", unit=unit))
         mistakes = analysis.mistakes(MISTAKES_SHOWN)
         lines.append(say("review_mistakes") if mistakes else say("review_no_mistakes"))
         for step in mistakes:
             where = (say("review_where_trick", n=step.trick) if step.trick is not None
                      else say("review_where_other", n=step.index + 1))
-            lines.append(f"  {where}, {self.step_text(step)}")
-        lost = analysis.lost_by_seat()
-        lines.append(say("review_lost", items=view.per_seat(
-            [self.number(lost.get(seat, 0.0)) for seat in range(len(view.names))])))
+            lines.append(f"  {where}, {self.step_text(step, open_play=analysis.open_play)}")
+        lines.append(say("review_lost", items=self.players_lost(analysis.lost_by_player())))
+        if analysis.open_play:
+            lines.append(say("review_lost_open", items=self.players_lost(analysis.lost_by_player(against_open=True))))
         trick = 0
         for step in analysis.steps:
             if step.trick is not None and step.trick != trick:
@@ -67,14 +82,21 @@ class ReviewWords:
                 lines.append(say("review_trick", n=trick))
             elif step.trick is None and trick == 0 and step is analysis.steps[0]:
                 lines.append(say("review_before"))
-            lines.append(f"  {self.step_text(step)}")
+            lines.append(f"  {self.step_text(step, open_play=analysis.open_play)}")
         return lines
 
-    def step_text(self, step: Step) -> str:
-        """One action as played, against open-hand play (card plays) and against the maestro."""
+    def players_lost(self, lost: dict[int, float]) -> str:
+        """What each player lost, in the order of the seats (a dummy, who chose nothing, is not one)."""
+        return " · ".join(f"{self.view.name(seat)} {self.number(lost[seat])}" for seat in sorted(lost))
+
+    def step_text(self, step: Step, *, open_play: bool) -> str:
+        """One action as played, against open-hand play (card plays, where the analysis weighed
+        them so) and against the maestro."""
         view, say = self.view, self.view.say
-        parts = [f"{view.name(step.seat)}: {view.action(step.action)}"]
-        if step.trick is not None:
+        who = (view.name(step.seat) if step.player == step.seat
+               else say("review_for", player=view.name(step.player), seat=view.name(step.seat)))
+        parts = [f"{who}: {view.action(step.action)}"]
+        if open_play and step.trick is not None:
             if step.cost_open is None or step.best is None:
                 parts.append(say("review_open_unknown"))
             elif step.cost_open <= NEGLIGIBLE:
@@ -87,7 +109,9 @@ class ReviewWords:
                 parts.append(say("review_honest_same"))
             elif step.cost_honest is None:
                 parts.append(say("review_honest_unknown", honest=view.action(step.honest)))
+            elif step.cost_honest <= NEGLIGIBLE:
+                parts.append(say("review_honest_equal", honest=view.action(step.honest)))
             else:
                 parts.append(say("review_honest_other", honest=view.action(step.honest),
-                                 cost=self.number(-step.cost_honest, signed=step.cost_honest > NEGLIGIBLE)))
+                                 cost=self.number(-step.cost_honest, signed=True)))
         return " · ".join(parts)

@@ -13,6 +13,11 @@ APP_MESSAGES: dict[str, dict[str, str]] = {
     "it": {
         "title": "osteria · {game}",
         "dealer_mark": "mazziere",
+        # The levels of osteria's bots, as a seat shows them (any other bot by its own name).
+        "level_facile": "facile",
+        "level_medio": "medio",
+        "level_difficile": "difficile",
+        "level_maestro": "maestro",
         "cards_left": "{n} carte",
         "dummy_mark": "morto, carte scoperte",
         "hand_title": "La tua mano",
@@ -40,6 +45,7 @@ APP_MESSAGES: dict[str, dict[str, str]] = {
         "last_round_yes": "Sì, ultimo giro",
         "hint_title": "Consiglio del maestro",
         "hint_play": "Gioca {action}",
+        "hint_everything": "a Tutte",
         "close": "Chiudi",
         "continue": "Continua",
         "analysis_title": "Analisi della smazzata",
@@ -73,6 +79,10 @@ APP_MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "title": "osteria · {game}",
         "dealer_mark": "dealer",
+        "level_facile": "easy",
+        "level_medio": "medium",
+        "level_difficile": "hard",
+        "level_maestro": "maestro",
         "cards_left": "{n} cards",
         "dummy_mark": "dummy, cards face up",
         "hand_title": "Your hand",
@@ -100,6 +110,7 @@ APP_MESSAGES: dict[str, dict[str, str]] = {
         "last_round_yes": "Yes, last round",
         "hint_title": "The maestro's hint",
         "hint_play": "Play {action}",
+        "hint_everything": "a All",
         "close": "Close",
         "continue": "Continue",
         "analysis_title": "Analysis of the deal",
@@ -139,3 +150,9 @@ def say(lang: str, key: str, **values: object) -> str:
         return APP_MESSAGES[lang][key].format(**values)
     return message(lang, key, **values)
 
+
+
+def level_name(lang: str, level: str) -> str:
+    """A bot's level as a table in ``lang`` says it; a bot of no level (random, an outside engine) by its name."""
+    key = f"level_{level}"
+    return say(lang, key) if key in APP_MESSAGES[lang] else level

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from osteria.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_named, card_symbol, rank_of, suit_of
 from osteria.engine import Terms, side_of
-from osteria.i18n import gloss, message
+from osteria.i18n import DEFAULT_LANGUAGE, TERM_COLUMN, gloss, message, term
 from osteria.rules.tressette_family import STRENGTH
 
 Observation = Mapping[str, Any]
@@ -297,14 +297,19 @@ class TableView:
         return "; ".join(f"{w}: {m}" for w in words if (m := gloss(w, self.lang, self.signal_names, self.glossary)))
 
     def help(self) -> list[str]:
-        lines = [self.say("help"), self.say("cards_help")]
+        """The cards, the game's words and the signals of the rules in play; the table's own
+        commands come before these, from the table."""
+        lines = [self.say("cards_help")]
         if self.glossary:
             lines.append(self.say("glossary"))
             lines += [f"  {w}: {gloss(w, self.lang, self.glossary) or w}" for w in self.glossary]
         if self.signal_names:
             lines.append(self.say("signal_list"))
-            lines += [f"  {w}" + (f": {m}" if (m := gloss(w, self.lang, self.signal_names, self.glossary)) else "")
-                      for w in self.signal_names]
+            for typed, entry in self.signal_names.items():
+                said, meaning = entry[TERM_COLUMN[DEFAULT_LANGUAGE]], term(entry, self.lang)
+                # As said at the table, then as typed where it differs (ho l'asso, ho_asso).
+                line = self.say("signal_entry", said=said, typed=typed) if said != typed else f"  {said}"
+                lines.append(f"{line}: {meaning}" if meaning != said else line)
         return lines
 
     # -- results -----------------------------------------------------------------------------

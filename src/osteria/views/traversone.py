@@ -32,7 +32,7 @@ class TraversoneView(FamilyView):
             lines.append(self.say("t_taken", items=self.per_seat([thirds_text(t) for t in thirds])))
         leftover = obs.get("leftover")
         if isinstance(leftover, int) and leftover:
-            lines.append(self.say("t_leftover", n=leftover))
+            lines.append(self.say("t_leftover_one" if leftover == 1 else "t_leftover", n=leftover))
         return lines
 
     def deal_result(self, index: int, result: Observation, totals: Sequence[int]) -> list[str]:
