@@ -571,6 +571,11 @@ class Match:
         return self._finished
 
     @property
+    def winners(self) -> list[int] | None:
+        """The seats that won the match, once it is finished."""
+        return None if self._winners is None else sorted(self._winners)
+
+    @property
     def to_move(self) -> int | None:
         deal = self.deal
         return None if self._finished or deal is None else deal.to_move
@@ -666,7 +671,7 @@ class Match:
             "deals": [r.as_json() for r in self.results],
             "totals": self.totals(),
             "finished": self._finished,
-            "winners": None if self._winners is None else sorted(self._winners),
+            "winners": self.winners,
         }
 
     def record(self) -> dict[str, JSON]:

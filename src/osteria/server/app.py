@@ -33,9 +33,9 @@ from osteria.cards import RANK_NAMES, SUIT_NAMES
 from osteria.engine import Game
 from osteria.records import RecordError
 from osteria.rules import GAMES
-from osteria.server import fair
+from osteria.server import club, fair
 from osteria.server.scheduler import Scheduler
-from osteria.server.store import Store
+from osteria.server.store import RatingRow, Store
 from osteria.server.tables import LANGUAGES, Client, Message, Settings, Table, TableError, Tables, encode
 
 STATIC = Path(__file__).parent / "static"
@@ -118,6 +118,20 @@ class Start(Strict):
 
 class Session(Strict):
     token: str = Field(max_length=64)
+
+
+class SignUp(Strict):
+    name: str = Field(max_length=64)
+    password: str = Field(max_length=club.PASSWORD_LENGTH[1])
+
+    _name = field_validator("name")(classmethod(lambda cls, v: club.account_name(v)))
+    _password = field_validator("password")(classmethod(lambda cls, v: club.password(v)))
+
+
+class SignIn(Strict):
+    # Checked no further than their size: a refusal says nothing of which one was wrong.
+    name: str = Field(max_length=64)
+    password: str = Field(max_length=club.PASSWORD_LENGTH[1])
 
 
 class PassOn(Strict):
@@ -206,6 +220,14 @@ def _keep_seat(request: Request, response: Response, table_id: str, token: str) 
     page carries it along."""
     response.set_cookie(_seat_cookie(table_id), token, httponly=True, samesite="strict", path="/",
                         secure=request.url.scheme == "https")
+
+
+ACCOUNT_COOKIE = "osteria_account"  # a table's id is 8 characters, so no seat's cookie is called so
+
+
+def _keep_sign_in(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(ACCOUNT_COOKIE, token, max_age=club.SESSION_DAYS * 86400, httponly=True,
+                        samesite="strict", path="/", secure=request.url.scheme == "https")
 
 
 def _seat_link(table_id: str, seat: int | None, token: str | None) -> str:
@@ -405,6 +427,97 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         if not openers[address].take():
             raise HTTPException(429, "too many tables opened from this address: wait a minute")
 
+    def signed_in(request: Request) -> str | None:
+        """The account the request's sign-in cookie holds, if any."""
+        token = request.cookies.get(ACCOUNT_COOKIE)
+        if not token:
+            return None
+        return tables().store.signed_in(club.session_key(token), time.time() - club.SESSION_DAYS * 86400)
+
+    def hold(request: Request, table: Table, seat: int) -> None:
+        """A signed-in player is the seat's holder: the match is his."""
+        account = signed_in(request)
+        if account is not None:
+            table.hold(seat, account)
+
+    sign_in_budgets: dict[str, Bucket] = {}
+
+    def may_try_sign_in(request: Request) -> None:
+        """HTTPException 429 when the request's address has tried its share of sign-ins (and
+        sign-ups): a password is not to be guessed by trying many."""
+        address = request.client.host if request.client else "?"
+        if address not in sign_in_budgets:
+            if len(sign_in_budgets) > 100_000:
+                sign_in_budgets.clear()
+            sign_in_budgets[address] = Bucket(settings.sign_ins_per_minute / 60, 10)
+        if not sign_in_budgets[address].take():
+            raise HTTPException(429, "too many sign-in attempts from this address: wait a minute")
+
+    async def begin_session(request: Request, response: Response, account: str) -> dict[str, Any]:
+        token = club.new_session_token()
+        tables().store.add_sign_in(club.session_key(token), account, time.time())
+        _keep_sign_in(request, response, token)
+        return {"name": account}
+
+    @app.post("/api/sign-up", status_code=201)
+    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
+        may_try_sign_in(request)
+        # Hashing is slow on purpose (tens of milliseconds of a core): not on the event loop.
+        hashed = await asyncio.to_thread(club.hash_password, body.password)
+        if not tables().store.add_account(body.name, hashed, time.time()):
+            raise HTTPException(409, f"the name {body.name!r} is taken: choose another")
+        return await begin_session(request, response, body.name)
+
+    @app.post("/api/sign-in")
+    async def sign_in(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
+        may_try_sign_in(request)
+        account = tables().store.account(body.name)
+        if not await asyncio.to_thread(club.password_matches, account.password_hash if account else None,
+                                      body.password):
+            raise HTTPException(401, "wrong name or password")
+        assert account is not None
+        return await begin_session(request, response, account.name)
+
+    @app.post("/api/sign-out")
+    async def sign_out(request: Request, response: Response) -> dict[str, Any]:
+        token = request.cookies.get(ACCOUNT_COOKIE)
+        if token:
+            tables().store.drop_sign_in(club.session_key(token))
+        response.delete_cookie(ACCOUNT_COOKIE, httponly=True, samesite="strict", path="/",
+                               secure=request.url.scheme == "https")
+        return {"name": None}
+
+    @app.get("/api/me")
+    async def me(request: Request) -> dict[str, Any]:
+        return {"name": signed_in(request)}
+
+    def rating_entry(row: RatingRow) -> dict[str, Any]:
+        return {"game": row.game, "player": row.player, "bot": row.player.startswith(club.BOT_PREFIX),
+                "mu": round(row.mu, 3), "sigma": round(row.sigma, 3),
+                "ordinal": round(club.ordinal((row.mu, row.sigma)), 3), "matches": row.matches}
+
+    @app.get("/api/ladder/{game}")
+    async def ladder(game: str) -> dict[str, Any]:
+        if game not in GAMES:
+            raise HTTPException(404, f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        rows = sorted(tables().store.ratings(game=game), key=lambda r: -club.ordinal((r.mu, r.sigma)))
+        return {"game": game, "ladder": [{"place": place, **rating_entry(row)} for place, row in enumerate(rows, 1)]}
+
+    @app.get("/api/players/{name}")
+    async def player(name: str) -> dict[str, Any]:
+        store = tables().store
+        account = store.account(name)
+        if account is None:
+            raise HTTPException(404, f"no player {name!r}")
+        matches = store.matches_of(account.name)
+        return {"name": account.name, "created": account.created,
+                "games": dict(Counter(m.game for m in matches)),
+                "ratings": [rating_entry(r) for r in store.ratings(player=account.name)],
+                "matches": [{"table_id": m.table_id, "game": m.game, "at": m.at, "seat": m.seat,
+                             "players": m.result["players"], "totals": m.result["totals"],
+                             "place": m.result["places"][m.seat], "won": m.seat in (m.result["winners"] or ()),
+                             "record": f"/api/tables/{m.table_id}/record"} for m in matches]}
+
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         may_open_table(request)
@@ -418,6 +531,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         # The creator is told his own seat's token and nothing that plays another seat: a friend's
         # token is minted when he joins with the invite. At a table of bots he only watches.
         mine = next((s for s in table.seats if s.token is not None), None)
+        if mine is not None:
+            hold(request, table, mine.seat)
         return {"table_id": table.id, "invite": table.row.invite, "invite_link": f"{base}?invite={table.row.invite}",
                 "watch_link": base,
                 "seat": None if mine is None else mine.seat, "token": None if mine is None else mine.token,
@@ -437,6 +552,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             table, seat, token, new = tables().quick_join(body.game, body.name)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
+        hold(request, table, seat)
         _keep_seat(request, response, table.id, token)
         return {"table_id": table.id, "seat": seat, "token": token, "link": _seat_link(table.id, seat, token),
                 "new": new}
@@ -452,6 +568,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             seat, token = table.join(body.invite, body.name, body.seat)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
+        hold(request, table, seat)
         _keep_seat(request, response, table_id, token)
         return {"seat": seat, "token": token, "link": _seat_link(table_id, seat, token)}
 
@@ -475,6 +592,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             token = table.pass_on(seat)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
+        assert seat is not None  # pass_on refuses a spectator
+        table.hold(seat, None)  # whoever takes the seat now plays it as his own
         response.delete_cookie(_seat_cookie(table_id), httponly=True, samesite="strict", path="/",
                                secure=request.url.scheme == "https")
         return {"seat": seat, "token": token, "link": _seat_link(table_id, seat, token)}

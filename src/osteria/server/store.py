@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +39,22 @@ SCHEMA = (
         table_id TEXT PRIMARY KEY, deal_index INTEGER NOT NULL, seat INTEGER NOT NULL)""",
     # The tables shown in the lobby (their creator chose so); the others are reached by link only.
     """CREATE TABLE IF NOT EXISTS listed (table_id TEXT PRIMARY KEY)""",
+    # The club: accounts (name_key: the name case-folded, so that "anna" cannot sign up beside
+    # "Anna"), sign-ins (only a hash of each session's token), the account that holds a seat.
+    """CREATE TABLE IF NOT EXISTS accounts (
+        name_key TEXT PRIMARY KEY, name TEXT NOT NULL, password_hash TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS sign_ins (
+        token_hash TEXT PRIMARY KEY, account TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS holders (
+        table_id TEXT NOT NULL, seat INTEGER NOT NULL, account TEXT NOT NULL, PRIMARY KEY (table_id, seat))""",
+    # A finished match, written with the ratings it changed in one transaction, so that a match
+    # is rated once whatever stops the server.
+    """CREATE TABLE IF NOT EXISTS finished (
+        table_id TEXT PRIMARY KEY, game TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, result TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS ratings (
+        game TEXT NOT NULL, player TEXT NOT NULL, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL,
+        matches INTEGER NOT NULL, PRIMARY KEY (game, player))""",
 )
 
 CHAT_KEPT = 50  # chat lines a table sends to a newcomer
@@ -84,6 +100,32 @@ class TableRow:
     chat: list[ChatLine] = field(default_factory=list)
     last_round: tuple[int, int] | None = None  # (deal index, seat) of a declared last round
     listed: bool = False  # shown in the lobby, its invite with it
+    holders: dict[int, str] = field(default_factory=dict)  # seat: the account that holds it
+
+
+@dataclass
+class Account:
+    name: str
+    password_hash: str
+    created: float
+
+
+@dataclass
+class RatingRow:
+    game: str
+    player: str
+    mu: float
+    sigma: float
+    matches: int
+
+
+@dataclass
+class FinishedMatch:
+    table_id: str
+    game: str
+    at: float
+    result: dict[str, Any]  # players, totals, winners, places
+    seat: int  # the seat the account asked about held
 
 
 class StoreError(Exception):
@@ -192,6 +234,50 @@ class Store:
             cur.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)",
                         (table_id, line.line, line.seat, line.name, line.text, line.at))
 
+    def hold_seat(self, table_id: str, seat: int, account: str | None) -> None:
+        """``account`` holds the seat from now on (None: no account does)."""
+        with self._transaction() as cur:
+            cur.execute("DELETE FROM holders WHERE table_id = ? AND seat = ?", (table_id, seat))
+            if account is not None:
+                cur.execute("INSERT INTO holders VALUES (?, ?, ?)", (table_id, seat, account))
+
+    def add_account(self, name: str, password_hash: str, created: float) -> bool:
+        """A new account; False, and nothing written, when its name (in any case) is taken."""
+        with self._transaction() as cur:
+            if cur.fetchall("SELECT 1 FROM accounts WHERE name_key = ?", (name.casefold(),)):
+                return False
+            cur.execute("INSERT INTO accounts VALUES (?, ?, ?, ?)", (name.casefold(), name, password_hash, created))
+        return True
+
+    def add_sign_in(self, token_hash: str, account: str, created: float) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO sign_ins VALUES (?, ?, ?)", (token_hash, account, created))
+
+    def drop_sign_in(self, token_hash: str) -> None:
+        with self._transaction() as cur:
+            cur.execute("DELETE FROM sign_ins WHERE token_hash = ?", (token_hash,))
+
+    def finish_match(self, table_id: str, game: str, at: float, result: dict[str, Any], players: Sequence[str | None],
+                     rate: Callable[[list[tuple[float, float] | None]], list[tuple[float, float]]]) -> bool:
+        """Store a finished match and, in the same transaction, the ratings of its ``players`` (per
+        seat, the rated name, None for a guest) that ``rate`` makes of their ratings before (None:
+        not rated yet). A name seated twice (two bots of a level) gets the mean of its seats'.
+        False, and nothing written, when the match was stored already."""
+        with self._transaction() as cur:
+            if cur.fetchall("SELECT 1 FROM finished WHERE table_id = ?", (table_id,)):
+                return False
+            cur.execute("INSERT INTO finished VALUES (?, ?, ?, ?)", (table_id, game, at, json.dumps(result)))
+            known = {r[0]: (r[1], r[2], r[3]) for r in cur.fetchall(
+                "SELECT player, mu, sigma, matches FROM ratings WHERE game = ?", (game,))}
+            after = rate([None if p is None or p not in known else known[p][:2] for p in players])
+            for name in {p for p in players if p is not None}:
+                seats = [r for p, r in zip(players, after, strict=True) if p == name]
+                mu, sigma = (sum(r[i] for r in seats) / len(seats) for i in (0, 1))
+                cur.execute("DELETE FROM ratings WHERE game = ? AND player = ?", (game, name))
+                cur.execute("INSERT INTO ratings VALUES (?, ?, ?, ?, ?)",
+                            (game, name, mu, sigma, known.get(name, (0, 0, 0))[2] + 1))
+        return True
+
     # -- reads -------------------------------------------------------------------------------
 
     def load_all(self) -> list[TableRow]:
@@ -220,11 +306,44 @@ class Store:
                 tables[r[0]].last_round = (r[1], r[2])
             for (table_id,) in cur.fetchall("SELECT table_id FROM listed"):
                 tables[table_id].listed = True
+            for table_id, seat, account in cur.fetchall("SELECT table_id, seat, account FROM holders"):
+                tables[table_id].holders[seat] = account
             for r in cur.fetchall("SELECT table_id, line, seat, name, text, at FROM chat ORDER BY table_id, line"):
                 lines = tables[r[0]].chat
                 lines.append(ChatLine(r[1], r[2], r[3], r[4], r[5]))
                 del lines[:-CHAT_KEPT]
         return list(tables.values())
+
+    def account(self, name: str) -> Account | None:
+        """The account called ``name``, in any case."""
+        with self._transaction() as cur:
+            found = cur.fetchall("SELECT name, password_hash, created FROM accounts WHERE name_key = ?",
+                                 (name.casefold(),))
+        return Account(*found[0]) if found else None
+
+    def signed_in(self, token_hash: str, since: float) -> str | None:
+        """The account a sign-in made after ``since`` holds, if any."""
+        with self._transaction() as cur:
+            found = cur.fetchall("SELECT account FROM sign_ins WHERE token_hash = ? AND created > ?",
+                                 (token_hash, since))
+        return str(found[0][0]) if found else None
+
+    def ratings(self, game: str | None = None, player: str | None = None) -> list[RatingRow]:
+        """The ratings of ``game`` or of ``player`` (every one without either)."""
+        where = " AND ".join(w for w, v in (("game = ?", game), ("player = ?", player)) if v is not None)
+        with self._transaction() as cur:
+            found = cur.fetchall(f"SELECT game, player, mu, sigma, matches FROM ratings {'WHERE ' if where else ''}"
+                                 f"{where} ORDER BY game, player",
+                                 [v for v in (game, player) if v is not None])
+        return [RatingRow(*r) for r in found]
+
+    def matches_of(self, account: str) -> list[FinishedMatch]:
+        """The finished matches in which ``account`` held a seat, the latest first."""
+        with self._transaction() as cur:
+            found = cur.fetchall("SELECT f.table_id, f.game, f.at, f.result, h.seat FROM finished f "
+                                 "JOIN holders h ON h.table_id = f.table_id WHERE h.account = ? "
+                                 "ORDER BY f.at DESC, f.table_id", (account,))
+        return [FinishedMatch(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in found]
 
 
 def _free_unheld_seats(table: TableRow) -> None:

@@ -27,7 +27,7 @@ from osteria.bots.levels import LEVELS
 from osteria.engine import JSON, Game, IllegalAction, Match, RulesError
 from osteria.records import replay
 from osteria.rules import GAMES
-from osteria.server import fair
+from osteria.server import club, fair
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow
 from osteria.views import TableView, card_of, view_for
@@ -188,6 +188,7 @@ class Settings:
     sockets_per_address: int = 32  # live sockets one address may hold, at all tables together
     sockets_per_table: int = 200  # live sockets at one table, players and spectators
     chat_per_minute: float = 30.0  # chat lines one address may send to one table, after a burst of 5
+    sign_ins_per_minute: float = 6.0  # sign-ups and sign-ins one address may try, after a burst of 10
 
 
 class Table:
@@ -642,11 +643,38 @@ class Table:
                      for s in range(self.game.seats) if s != actor)
         self.last = {"seat": actor, "action": canonical, "public": public, "move": self.move}
         if deal.over:
+            self.store_finished()  # when the deal ended the match
             self.announce_deal_end(deal_index)
             for message in self._ensure_deal():
                 self.send_all(message)
         self.resume()  # first, so that the state sent says when the next player's clock runs out
         self.broadcast_state()
+
+    def store_finished(self) -> None:
+        """A finished match that people played is stored, with the ratings it changes, once: the
+        seat holders' (a guest, who has no account, plays as a newcomer and is not rated) and the
+        bots', by level."""
+        if not self.match.finished or not any(s.kind == "human" for s in self.seats):
+            return
+        totals, winners = self.match.totals(), self.match.winners
+        places = club.ranks(totals, winners, self.game.sense)
+        rated = [self.row.holders.get(s.seat) if s.kind == "human" else club.bot_player(s.level or "medio")
+                 for s in self.seats]
+        summary = {"players": [s.name for s in self.seats], "totals": totals, "winners": winners, "places": places}
+        try:
+            self.store.finish_match(self.id, self.game.name, time.time(), summary, rated,
+                                    lambda before: club.rate([b or club.default_rating() for b in before], places))
+        except Exception:
+            # The match is over whatever happens to its ratings; the next start rates it.
+            log.exception("table %s: the finished match could not be stored with its ratings", self.id)
+
+    def hold(self, seat: int, account: str | None) -> None:
+        """``account`` holds the seat from now on, so that its match is his (None: no account)."""
+        self.store.hold_seat(self.id, seat, account)
+        if account is None:
+            self.row.holders.pop(seat, None)
+        else:
+            self.row.holders[seat] = account
 
     def declare_last_round(self, seat: int | None) -> None:
         """A control of the table, not a move: ``seat`` declares the match's last round, where the
@@ -765,6 +793,8 @@ class Tables:
                 # A table the rules cannot rebuild (its stored actions edited by hand, a game's rules
                 # changed) must not keep every other table from opening.
                 log.exception("table %s cannot be rebuilt from the database; it stays closed", row.id)
+                continue
+            self.tables[row.id].store_finished()  # in case the server stopped before it could
 
     def resume_all(self) -> None:
         for table in self.tables.values():

@@ -242,6 +242,10 @@ function showLobby() {
   for (const game of app.games.games) gameSelect.append(new Option(game.name, game.name));
   for (const game of app.games.games) $("quick-game").append(new Option(game.name, game.name));
   $("quick-join").addEventListener("click", quickJoin);
+  for (const game of app.games.games) $("ladder-game").append(new Option(game.name, game.name));
+  $("ladder-game").addEventListener("change", refreshLadder);
+  refreshLadder();
+  showAccount();
   refreshOpenTables();
   // The open tables fill and new ones open: the list follows while the lobby is shown.
   setInterval(() => { if (!$("lobby").hidden) refreshOpenTables(); }, LOBBY_REFRESH_MS);
@@ -280,6 +284,70 @@ function renderOpenTables() {
     sit.type = "button";
     sit.addEventListener("click", () => { location.href = table.invite_link; });
     item.append(sit);
+    return item;
+  }));
+}
+
+// -- the account and the ladder ------------------------------------------------------------
+
+async function showAccount() {
+  $("account-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    signIn("/api/sign-in");
+  });
+  $("sign-up").addEventListener("click", () => {
+    if ($("account-form").reportValidity()) signIn("/api/sign-up");
+  });
+  $("sign-out").addEventListener("click", signOut);
+  try {
+    renderAccount((await fetchJson("/api/me")).name);
+  } catch {
+    renderAccount(null);
+  }
+}
+
+function renderAccount(name) {
+  $("signed-out").hidden = Boolean(name);
+  $("signed-in").hidden = !name;
+  $("account-who").textContent = name ? t("signed_in_as", { name }) : "";
+}
+
+// The server keeps the sign-in in its own cookie, which the page never sees.
+async function signIn(url) {
+  $("account-error").textContent = "";
+  try {
+    const body = JSON.stringify({ name: $("account-name").value, password: $("account-password").value });
+    const account = await fetchJson(url, { method: "POST", body });
+    $("account-password").value = "";
+    renderAccount(account.name);
+  } catch (error) {
+    $("account-error").textContent = t("error", { message: error.message });
+  }
+}
+
+async function signOut() {
+  $("account-error").textContent = "";
+  try {
+    await fetchJson("/api/sign-out", { method: "POST", body: "{}" });
+    renderAccount(null);
+  } catch (error) {
+    $("account-error").textContent = t("error", { message: error.message });
+  }
+}
+
+async function refreshLadder() {
+  let ladder;
+  try {
+    ladder = await fetchJson(`/api/ladder/${encodeURIComponent($("ladder-game").value)}`);
+  } catch {
+    return; // the server is away a moment: the ladder stays as it was
+  }
+  $("ladder-none").hidden = ladder.ladder.length > 0;
+  $("ladder-list").replaceChildren(...ladder.ladder.map((row) => {
+    const item = node("li");
+    item.dataset.player = row.player;
+    item.append(node("strong", "", row.player),
+      node("span", "muted", t("rating", { ordinal: row.ordinal.toFixed(1), matches: row.matches })));
     return item;
   }));
 }

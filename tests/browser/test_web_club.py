@@ -1,0 +1,54 @@
+"""The club in the page: signing up, out and in again in the lobby, then a rated match on the ladder."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from browser_harness import Clicker, serve, wait_for_table
+from playwright.sync_api import Browser, expect
+from test_web_table import new_page
+
+
+def test_sign_up_sign_in_and_the_ladder(browser: Browser, tmp_path: Path) -> None:
+    with serve(tmp_path) as server:
+        context, page = new_page(browser)
+        page.goto(f"{server.base}/?lang=en")
+        page.fill("#account-name", "Lucia")
+        page.fill("#account-password", "sette bello")
+        page.click("#sign-up")
+        expect(page.locator("#account-who")).to_have_text("You are Lucia.")
+        page.click("#sign-out")
+        expect(page.locator("#signed-out")).to_be_visible()
+        page.fill("#account-name", "Lucia")
+        page.fill("#account-password", "sette bellO")
+        page.click("#sign-in")
+        expect(page.locator("#account-error")).to_contain_text("wrong name or password")
+        page.fill("#account-password", "sette bello")
+        page.click("#sign-in")
+        expect(page.locator("#account-who")).to_have_text("You are Lucia.")
+        cookie = next(c for c in context.cookies() if c["name"] == "osteria_account")
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        assert page.evaluate("document.cookie") == ""  # the page's scripts never see the sign-in
+
+        # A match of hers (the browser's sign-in goes with the request), played by clicks.
+        created = page.request.post(f"{server.base}/api/tables", data={
+            "game": "traversone", "options": {"target": 1},
+            "players": [{"kind": "human"}, {"kind": "bot", "level": "facile"}, {"kind": "bot", "level": "facile"}]})
+        assert created.status == 201, created.text()
+        page.goto(server.base + created.json()["link"])
+        wait_for_table(page)
+        Clicker(page, random.Random(5)).play_deals(1)
+        expect(page.locator("#table-view")).to_have_attribute("data-status", "finished")
+
+        page.goto(f"{server.base}/?lang=en")
+        expect(page.locator("#account-who")).to_have_text("You are Lucia.")  # still signed in
+        page.select_option("#ladder-game", "traversone")
+        expect(page.locator("#ladder-list li")).to_have_count(2)  # Lucia and the level of the bots
+        players = page.locator("#ladder-list li").evaluate_all("items => items.map(i => i.dataset.player)")
+        assert sorted(players) == ["Lucia", "bot:facile"]
+        assert players == [row["player"] for row in server.get("/api/ladder/traversone")["ladder"]]
+        expect(page.locator('#ladder-list li[data-player="Lucia"]')).to_contain_text("(1 matches)")
+        page.select_option("#ladder-game", "tressette")
+        expect(page.locator("#ladder-none")).to_be_visible()
+        context.close()
