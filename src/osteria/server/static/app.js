@@ -1354,6 +1354,11 @@ function renderHint() {
   const best = node("p");
   best.append(document.createTextNode(t("hint_best", { action: "" })), ...actionNodes(hint.action.split(" ")));
   box.append(best);
+  // A forced action is weighed against nothing: the hint says so rather than show an empty table.
+  if (!Object.keys(hint.values).length) {
+    box.append(node("p", "notice", t("only_action")));
+    return;
+  }
   const table = node("table");
   table.dataset.role = "hint-values";
   const entries = Object.entries(hint.values).sort((a, b) => b[1] - a[1]);
