@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,13 @@ def test_each_example_replays_to_its_expected_output(name: str, capsys: pytest.C
     assert json.loads(capsys.readouterr().out) == expected
     # and the record written back is the record read, word for word
     assert osteria.replay(example(name)).record() == example(name)
+
+
+def test_the_replay_summary_counts_one_deal_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(EXAMPLES / "calabresella-04-4p-called-won.json")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "calabresella: 1 deal"
+    assert main(["replay", str(EXAMPLES / "sancagna-01-rinvio-doppio-match-to-3.json")]) == 0
+    assert re.match(r"sancagna: \d+ deals$", capsys.readouterr().out.splitlines()[0])
 
 
 TRESSETTE = "tressette-01-accusi-and-cappotto"

@@ -350,7 +350,8 @@ def _dataset(files: Sequence[str], out: str) -> int:
 
 
 def _print_result(result: dict[str, Any]) -> None:
-    print(f"{result['game']}: {len(result['deals'])} deals")
+    played = len(result["deals"])
+    print(f"{result['game']}: {played} {'deal' if played == 1 else 'deals'}")
     for i, deal in enumerate(result["deals"], 1):
         print(f"  deal {i}: {deal['outcome']:16} points {deal['points']}  delta {deal['delta']}")
     print(f"totals {result['totals']}")
