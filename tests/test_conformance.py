@@ -559,3 +559,12 @@ def test_looking_at_a_match_deals_nothing_and_draws_nothing(config: Config) -> N
             twin.begin_deal()
             assert looked.record() == twin.record(), f"{where(seed, looked)}: the next deal differs"
     assert between, f"{config}: no match was looked at between two deals"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_rules_option_is_named_and_explained_in_italian_and_english(game: str) -> None:
+    # The lobby and the command line say each option in the table's language, never its identifier.
+    for option in GAMES[game].option_specs:
+        italian, english = option.label
+        assert italian and english and option.doc and option.doc_it, f"{game}: option {option.name!r}"
+        assert "_" not in italian + english

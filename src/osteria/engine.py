@@ -87,7 +87,9 @@ class Option:
     default: JSON
     choices: tuple[JSON, ...] | None = None
     check: Callable[[JSON], str | None] | None = None
-    doc: str = ""
+    doc: str = ""  # what it means, in English
+    label: tuple[str, str] = ("", "")  # what a table calls it, in Italian and English ("" for its name)
+    doc_it: str = ""  # what it means, in Italian
 
     def validate(self, game: str, value: JSON) -> JSON:
         # bool is an int in Python: keep true/false and 1/0 apart.

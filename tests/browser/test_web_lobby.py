@@ -88,3 +88,17 @@ def test_the_open_tables_and_a_quick_game(browser: Browser, tmp_path: Path) -> N
         finally:
             anna_context.close()
             bruno_context.close()
+
+
+def test_the_lobby_says_the_rules_and_levels_in_the_pages_language(server: Server, page: Page) -> None:
+    page.goto(f"{server.base}/?lang=en")
+    page.select_option("#game", "tressette")
+    expect(page.locator('label[for="option-target"]')).to_have_text("points to win")
+    expect(page.locator('label[for="option-morto"]')).to_have_text("morto (dummy)")
+    expect(page.locator("#options")).to_contain_text("seats whose hand is played face up by the partner")
+    expect(page.locator("#stand-in option")).to_have_text(["easy", "medium", "hard", "maestro"])
+    page.select_option("#lang", "it")
+    expect(page.locator('label[for="option-target"]')).to_have_text("punti per vincere")
+    expect(page.locator("#options")).to_contain_text("i posti la cui mano è scoperta e giocata dal compagno")
+    expect(page.locator("#stand-in option")).to_have_text(["facile", "medio", "difficile", "maestro"])
+    assert page.locator("#stand-in").input_value() == "medio"  # the level chosen stays as it was

@@ -403,7 +403,8 @@ class Calabresella(Game):
     search_hints = SearchHints(solve_cards=18)
     stock_roles = ("widow",)
     option_specs = (
-        Option("rounds", 2, check=_check_rounds, doc="full rounds of deals: every seat deals this many times"),
+        Option("rounds", 2, check=_check_rounds, doc="full rounds of deals: every seat deals this many times",
+               label=("giri", "rounds"), doc_it="giri interi di smazzate: ogni posto fa il mazzo tante volte"),
     )
 
     def hand_sizes(self) -> list[int]:

@@ -556,13 +556,21 @@ class Quattrigghiu(Game):
     search_hints = SearchHints(solve_cards=16, solved_confidence=1.5)
     option_specs = (
         Option("rounds", 1, check=_check_rounds,
-               doc="rounds of four deals, each player having the first right to call once a round"),
+               doc="rounds of four deals, each player having the first right to call once a round",
+               label=("giri", "rounds"), doc_it="giri di quattro smazzate: ognuno parla per primo una volta a giro"),
         Option("matador", True, (True, False),
-               doc="a hand whose only trunfi are battittura need not play one to a trunfu lead"),
+               doc="a hand whose only trunfi are battittura need not play one to a trunfu lead",
+               label=("matador", "matador (privilege)"),
+               doc_it="chi ha per trunfi solo battittura non è tenuto a giocarne una su un'uscita di trunfu"),
         Option("aiuto_volontario", False, (True, False),
-               doc="the caller names only the trunfu and the others may answer aiutu, publicly"),
+               doc="the caller names only the trunfu and the others may answer aiutu, publicly",
+               label=("aiutu volontario", "aiutu volontario (a volunteer partner)"),
+               doc_it="chi chiama dice solo il trunfu e gli altri possono rispondere aiutu, apertamente"),
         Option("sulita_si_ioca", False, (True, False),
-               doc="a last deal played alone (a sulità) is followed by one more, as a riposta or a tutità is"),
+               doc="a last deal played alone (a sulità) is followed by one more, as a riposta or a tutità is",
+               label=("sulità si ioca", "sulità si ioca (one more deal)"),
+               doc_it="dopo un'ultima smazzata giocata da solo (una sulità) se ne gioca un'altra, come dopo "
+                      "una riposta o una tutità"),
     )
 
     def hand_sizes(self) -> list[int]:

@@ -451,11 +451,17 @@ class Sancagna(Game):
     # included; the solver is not asked, its points being no measure of reaching a circle first.
     search_hints = SearchHints(simulate_cards=24)
     option_specs = (
-        Option("target", 5, check=_check_target, doc="circles that win the match"),
+        Option("target", 5, check=_check_target, doc="circles that win the match",
+               label=("cerchi per vincere", "circles to win"), doc_it="i cerchi che vincono la partita"),
         Option("a_mente", False, (True, False),
-               doc="tallies are kept in one's head: hidden, and a wrong call-out is possible"),
+               doc="tallies are kept in one's head: hidden, and a wrong call-out is possible",
+               label=("a mente", "a mente (by heart)"),
+               doc_it="i conti si tengono a mente: nascosti, e si può chiamare fuori a torto"),
         Option("tavola", False, (True, False),
-               doc="as at a real table: wrong cards are accepted, a revoke found costs 3 circles and 9 points"),
+               doc="as at a real table: wrong cards are accepted, a revoke found costs 3 circles and 9 points",
+               label=("tavola", "tavola (a real table)"),
+               doc_it="come a un tavolo vero: si accettano carte sbagliate, una rinuncia scoperta costa 3 cerchi "
+                      "e 9 punti"),
     )
     stock_roles = ("turned", "bottom", "rest")
     single_card_roles = ("turned", "bottom")

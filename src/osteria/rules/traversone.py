@@ -191,10 +191,15 @@ class Traversone(Game):
     search_hints = SearchHints(solve_cards=16, solved_confidence=1.5)
     stock_roles = ("widow",)
     option_specs = (
-        Option("target", 31, check=_check_target, doc="the score that ends the match; the lowest total wins"),
-        Option("asso_bastoni", 1, (1, 11, 18), doc="what the ace of bastoni is worth"),
+        Option("target", 31, check=_check_target, doc="the score that ends the match; the lowest total wins",
+               label=("punti per finire", "points to end"),
+               doc_it="i punti che chiudono la partita; vince il totale più basso"),
+        Option("asso_bastoni", 1, (1, 11, 18), doc="what the ace of bastoni is worth",
+               label=("asso di bastoni", "asso di bastoni (ace of clubs)"), doc_it="quanto vale l'asso di bastoni"),
         Option("zero_punti", "dieci", ("dieci", "divide"),
-               doc="a player without a point scores 10, or shares the points of the ace of bastoni's taker"),
+               doc="a player without a point scores 10, or shares the points of the ace of bastoni's taker",
+               label=("zero punti", "zero punti (no point taken)"),
+               doc_it="chi non prende punti ne segna 10, o si divide i punti di chi ha preso l'asso di bastoni"),
     )
 
     def hand_sizes(self) -> list[int]:

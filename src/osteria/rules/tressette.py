@@ -480,10 +480,15 @@ class Tressette(Game):
     # 0.1 s decision (solver times measured by ``osteria bench``).
     search_hints = SearchHints(solve_cards=16)
     option_specs = (
-        Option("target", 31, (21, 31, 41), doc="points that win the match"),
-        Option("segni", "nord", ("nord", "sud", "muto"), doc="which lead signals are played"),
-        Option("faliante", True, (True, False), doc="the missing suit of a three-of-a-kind is shown"),
-        Option("morto", [], check=_check_morto, doc="seats whose hand is played face up by the partner"),
+        Option("target", 31, (21, 31, 41), doc="points that win the match",
+               label=("punti per vincere", "points to win"), doc_it="i punti che vincono la partita"),
+        Option("segni", "nord", ("nord", "sud", "muto"), doc="which lead signals are played",
+               label=("segni", "segni (signals)"), doc_it="quali segni si fanno con la carta d'uscita"),
+        Option("faliante", True, (True, False), doc="the missing suit of a three-of-a-kind is shown",
+               label=("faliante", "faliante (the missing suit)"),
+               doc_it="di un accuso di tre carte si dice il seme che manca"),
+        Option("morto", [], check=_check_morto, doc="seats whose hand is played face up by the partner",
+               label=("morto", "morto (dummy)"), doc_it="i posti la cui mano è scoperta e giocata dal compagno"),
     )
 
     def check_options(self) -> None:

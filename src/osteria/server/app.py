@@ -402,7 +402,9 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         glossary, signal_names = game.glossary(), game.signal_names()
         return {"name": name, "seat_counts": list(rules.seat_counts), "default_seats": rules.default_seats,
                 "options": [{"name": o.name, "default": o.default,
-                             "choices": None if o.choices is None else list(o.choices), "doc": o.doc}
+                             "choices": None if o.choices is None else list(o.choices), "doc": o.doc,
+                             "label": {"it": o.label[0] or o.name, "en": o.label[1] or o.name},
+                             "docs": {"it": o.doc_it or o.doc, "en": o.doc}}
                             for o in rules.option_specs],
                 "glossary": {word: list(meaning) for word, meaning in glossary.items()},
                 "signal_names": {word: list(meaning) for word, meaning in signal_names.items()}}

@@ -191,7 +191,10 @@ async function main() {
     // The table's lines come in the page's language: the server sends a state in the new one.
     if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify({ type: "lang", lang: app.lang }));
     if (app.table) render();
-    else if (app.games) renderLobbyForm();
+    else if (app.games) {
+      renderLobbyForm();
+      renderOpenTables();
+    }
   });
   try {
     app.games = await fetchJson("/api/games");
@@ -276,7 +279,11 @@ function renderOpenTables() {
     const item = node("li");
     item.dataset.table = table.table_id;
     const seated = table.players.filter((p) => p.taken).map((p) => p.name);
-    const rules = Object.entries(table.options).map(([name, value]) => `${name.replace(/_/g, " ")} ${showValue(value)}`);
+    const specs = app.games.games.find((g) => g.name === table.game).options;
+    const rules = Object.entries(table.options).map(([name, value]) => {
+      const spec = specs.find((o) => o.name === name);
+      return `${spec ? spec.label[app.lang] : name} ${showValue(value)}`;
+    });
     item.append(node("strong", "", table.game),
       node("span", "", t("open_table", { seats: table.seats, free: table.free })),
       node("span", "muted", [...seated, ...rules].join(" · ")));
@@ -370,6 +377,11 @@ function currentGame() {
   return app.games.games.find((g) => g.name === $("game").value) || app.games.games[0];
 }
 
+// A bots' level as the page's language says it (the levels' own names are Italian).
+function levelName(level) {
+  return t(`level_${level}`);
+}
+
 function showValue(value) {
   if (value === true) return app.lang === "it" ? "sì" : "yes";
   if (value === false) return "no";
@@ -388,7 +400,7 @@ function renderLobbyForm(reset = false) {
   for (const option of game.options) {
     const row = node("div", "form-row");
     const id = `option-${option.name}`;
-    const label = node("label", "", option.name.replace(/_/g, " "));
+    const label = node("label", "", option.label[app.lang]);
     label.htmlFor = id;
     let input;
     if (option.choices) {
@@ -422,12 +434,12 @@ function renderLobbyForm(reset = false) {
     input.id = id;
     input.dataset.option = option.name;
     row.append(label, input);
-    if (option.doc) row.append(node("span", "doc", option.doc));
+    if (option.docs[app.lang]) row.append(node("span", "doc", option.docs[app.lang]));
     options.append(row);
   }
   const standIn = $("stand-in");
   const level = standIn.value || "medio";
-  standIn.replaceChildren(...app.games.levels.map((l) => new Option(l, l)));
+  standIn.replaceChildren(...app.games.levels.map((l) => new Option(levelName(l), l)));
   standIn.value = level;
   renderSeatRows();
 }
@@ -461,7 +473,7 @@ function renderSeatRows() {
       const level = document.createElement("select");
       level.dataset.level = "";
       level.setAttribute("aria-label", t("level"));
-      for (const l of app.games.levels) level.append(new Option(l, l));
+      for (const l of app.games.levels) level.append(new Option(levelName(l), l));
       level.value = before[seat]?.level || "medio";
       name.value = before[seat]?.name || "";
       const sync = () => {
@@ -915,7 +927,7 @@ function renderFelt() {
     const player = table.players[seat];
     const meta = node("span", "meta");
     if (view.dealer === seat) meta.append(node("span", "badge", t("dealer")));
-    if (player.kind === "bot" && !playerName(seat).includes(player.level)) meta.append(node("span", "badge", player.level));
+    if (player.kind === "bot" && !playerName(seat).includes(player.level)) meta.append(node("span", "badge", levelName(player.level)));
     else if (player.stand_in) meta.append(node("span", "badge", t("stand_in_badge")));
     else if (player.kind === "human" && player.taken && !player.connected) meta.append(node("span", "badge", t("offline")));
     const left = clockLeft(seat);

@@ -7,6 +7,10 @@ export const UI = {
     language: "Lingua ",
     loading: "Caricamento…",
     new_table: "Nuovo tavolo",
+    level_facile: "facile",
+    level_medio: "medio",
+    level_difficile: "difficile",
+    level_maestro: "maestro",
     open_tables: "Tavoli aperti",
     quick_join: "Gioca subito",
     quick_join_doc: "Un posto libero al primo tavolo aperto del gioco, o un tavolo nuovo che aspetta i prossimi: " +
@@ -127,6 +131,10 @@ export const UI = {
     language: "Language ",
     loading: "Loading…",
     new_table: "New table",
+    level_facile: "easy",
+    level_medio: "medium",
+    level_difficile: "hard",
+    level_maestro: "maestro",
     open_tables: "Open tables",
     quick_join: "Play now",
     quick_join_doc: "A free seat at the first open table of the game, or a new table that waits for the next " +
