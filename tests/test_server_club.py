@@ -158,3 +158,19 @@ def test_unknown_games_and_players_are_refused(base: str) -> None:
     missing = httpx.get(f"{base}/api/players/Nessuno")
     assert missing.status_code == 404 and "Nessuno" in missing.json()["detail"]
     assert ladder(base, "tressette") == []
+
+
+def test_a_signed_in_player_who_gives_no_name_sits_under_his_accounts(base: str) -> None:
+    people = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "facile"}]
+    with httpx.Client(base_url=base, timeout=TIMEOUT) as anna, httpx.Client(base_url=base, timeout=TIMEOUT) as bruno:
+        sign_up(anna, "Anna")
+        sign_up(bruno, "Bruno")
+        created = anna.post("/api/tables", json={"game": "traversone", "players": people}).json()
+        joined = bruno.post(f"/api/tables/{created['table_id']}/join", json={"invite": created["invite"]})
+        assert joined.status_code == 200, joined.text
+        named = anna.post("/api/tables", json={"game": "traversone", "players": [{"kind": "human", "name": "Zia"},
+                                                                                 *people[1:]]}).json()
+    names = [p["name"] for p in created["table"]["players"]]
+    assert names[0] == "Anna"
+    assert httpx.get(f"{base}/api/tables/{created['table_id']}").json()["players"][1]["name"] == "Bruno"
+    assert named["table"]["players"][0]["name"] == "Zia"  # a name given is the one used

@@ -523,10 +523,13 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         may_open_table(request)
+        players: list[tuple[str, str | None, str | None]] = [(p.kind, p.level, p.name) for p in body.players]
+        # A signed-in creator who gave no name sits under his account's.
+        creator = next((seat for seat, (kind, _, _) in enumerate(players) if kind == "human"), None)
+        if creator is not None and players[creator][2] is None:
+            players[creator] = ("human", None, signed_in(request))
         try:
-            table = tables().create(body.game, body.seats, body.options,
-                                    [(p.kind, p.level, p.name) for p in body.players], body.stand_in_level,
-                                    body.listed)
+            table = tables().create(body.game, body.seats, body.options, players, body.stand_in_level, body.listed)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
         base = f"/t/{table.id}"
@@ -551,7 +554,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         if not tables().open_tables(body.game):
             may_open_table(request)  # a new table counts against the address's budget
         try:
-            table, seat, token, new = tables().quick_join(body.game, body.name)
+            table, seat, token, new = tables().quick_join(body.game, body.name or signed_in(request))
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
         hold(request, table, seat)
@@ -567,7 +570,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     async def join(table_id: str, body: Join, request: Request, response: Response) -> dict[str, Any]:
         table = table_of(table_id)
         try:
-            seat, token = table.join(body.invite, body.name, body.seat)
+            seat, token = table.join(body.invite, body.name or signed_in(request), body.seat)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
         hold(request, table, seat)
