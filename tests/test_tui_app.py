@@ -797,7 +797,9 @@ def test_saving_over_another_file_asks_first_and_keeps_it_by_default(tmp_path: P
 
 
 def test_a_number_that_could_grow_waits_for_enter_and_no_key_carries_into_the_next_choice() -> None:
-    app = new_app("calabresella", seats=3, hands=fill_hands("calabresella", [], seats=3), dealer=2, key_guard=0.5)
+    # The guard long enough that the Enter falls within it even when a loaded machine takes its
+    # time to draw the next choice (a person's Enter comes at once; 0.4 s is the table's own).
+    app = new_app("calabresella", seats=3, hands=fill_hands("calabresella", [], seats=3), dealer=2, key_guard=3.0)
 
     async def run() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
