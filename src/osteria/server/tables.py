@@ -216,7 +216,6 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_for: tuple[int, int] | None = None  # the (seat, move) the stand-in timer waits on
-        self._deadline = 0.0  # when the stand-in timer fires, in the event loop's time
         self._hinting: set[int] = set()
         self._analyses: dict[int, Message] = {}
         self._analysing = False
@@ -311,7 +310,7 @@ class Table:
         plays for him and the stand-in time, so that the pages count down (None: no clock runs)."""
         if self._timer is None or self._timer_for != (self.match.decider, self.move):
             return None
-        left = max(0.0, self._deadline - asyncio.get_running_loop().time())
+        left = max(0.0, self._timer.when() - asyncio.get_running_loop().time())
         return {"seat": self._timer_for[0], "seconds": round(left, 1), "limit": self.settings.stand_in_after}
 
     def record(self) -> dict[str, JSON]:
@@ -553,10 +552,9 @@ class Table:
         if s.kind == "bot" or s.stand_in:
             self._bot_task = asyncio.get_running_loop().create_task(self._bot_move(seat, self.move))
         elif self._timer is None:
-            loop = asyncio.get_running_loop()
             self._timer_for = (seat, self.move)
-            self._deadline = loop.time() + self.settings.stand_in_after
-            self._timer = loop.call_later(self.settings.stand_in_after, self._stand_in, seat, self.move)
+            self._timer = asyncio.get_running_loop().call_later(
+                self.settings.stand_in_after, self._stand_in, seat, self.move)
 
     def _ensure_deal(self) -> list[Message]:
         """Begin the next deal from a fresh secret seed, stored before anyone sees a card; the
