@@ -77,3 +77,16 @@ def test_calabresellas_calls_fit_a_phone(phone_server: Any, browser: Browser, tm
         assert found["bottom"] <= found["height"], f"the calls run below the screen: {found}"
     finally:
         context.close()
+
+
+def test_an_open_tables_rules_read_across_a_phone(phone_server: Any, browser: Browser) -> None:
+    phone_server.post("/api/tables", {"game": "sancagna", "players": [{"kind": "human"}] * 4, "listed": True})
+    context, page = new_page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page.goto(f"{phone_server.base}/?lang=en")
+        entry = page.locator("#open-list li").first
+        rules, whole = entry.locator(".muted").bounding_box(), entry.bounding_box()
+        assert rules is not None and whole is not None
+        assert rules["width"] >= 0.9 * whole["width"], "the rules squeezed into a narrow column"
+    finally:
+        context.close()
