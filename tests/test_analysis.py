@@ -19,7 +19,7 @@ from osteria.bots.base import Evaluation
 from osteria.bots.solver import Solver
 from osteria.cards import CARD_STRINGS, parse_card
 from osteria.engine import Match
-from osteria.i18n import MESSAGES
+from osteria.i18n import template
 from osteria.tui import PlainTable
 from osteria.tui.review import HINT_SHOWN, ReviewWords
 from osteria.views import view_for
@@ -306,7 +306,7 @@ def test_only_a_finished_deal_is_analysed() -> None:
 def script(lang: str, lines: list[str], yes: str) -> Callable[[str], str]:
     """These lines first; then yes to every offer of an analysis and the first action at every turn."""
     answers = iter(lines)
-    offer = MESSAGES[lang]["review_ask"].split("{")[0]
+    offer = template(lang, "review_ask").split("{")[0]
     return lambda prompt: next(answers, yes if prompt.startswith(offer) else "1")
 
 

@@ -230,7 +230,7 @@ def test_striscio_is_offered_only_with_another_card_of_the_suit() -> None:
         match.play(match.legal_actions()[0])
     legal = match.legal_actions()
     assert "7b busso" in legal and "7b striscio" not in legal
-    with pytest.raises(IllegalAction, match="striscio says"):
+    with pytest.raises(IllegalAction, match="cannot say striscio"):
         match.play("7b striscio")
 
 

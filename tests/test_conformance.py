@@ -20,6 +20,7 @@ import pytest
 import osteria
 from osteria.cards import CARD_STRINGS, cards_of, suit_of
 from osteria.engine import Deal, Game, Match, partner_of
+from osteria.i18n import meaning
 from osteria.rules import GAMES
 
 from helpers import cards_shown, varied_choice, words_in
@@ -565,6 +566,6 @@ def test_looking_at_a_match_deals_nothing_and_draws_nothing(config: Config) -> N
 def test_every_rules_option_is_named_and_explained_in_italian_and_english(game: str) -> None:
     # The lobby and the command line say each option in the table's language, never its identifier.
     for option in GAMES[game].option_specs:
-        italian, english = option.label
-        assert italian and english and option.doc and option.doc_it, f"{game}: option {option.name!r}"
+        italian, english = meaning("it", option.label), option.label
+        assert english and option.doc and meaning("it", option.doc) != option.doc, f"{game}: option {option.name!r}"
         assert "_" not in italian + english

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import osteria
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUITS, card, parse_card
 from osteria.engine import DealResult, Match
+from osteria.i18n import meaning
 from osteria.rules.quattrigghiu import (
     CARD_ORDERS,
     GLOSSARY,
@@ -177,7 +178,7 @@ def test_one_calls_a_re_one_does_not_hold() -> None:
     match = match_with("quattrigghiu", hands_for("6d Rd Rc"), dealer=3)
     calls = {a for a in match.legal_actions() if a.startswith("chiamu")}
     assert calls == {f"chiamu {t} {r}" for t in SUITS for r in ("Rs", "Rb")}
-    with pytest.raises(osteria.IllegalAction, match="holds Rd"):
+    with pytest.raises(osteria.IllegalAction, match="cannot call Rd, a card of the own hand"):
         match.play("chiamu s Rd")
     with pytest.raises(osteria.IllegalAction, match="all four re"):
         match.play("chiamu s Cs")
@@ -275,7 +276,7 @@ def test_playing_a_card_not_held_or_out_of_turn_says_why() -> None:
     with pytest.raises(osteria.IllegalAction, match="no card is played now"):
         match.play("6d")
     match.play("sulita s")
-    with pytest.raises(osteria.IllegalAction, match="does not hold"):
+    with pytest.raises(osteria.IllegalAction, match="not in the hand"):
         match.play(next(CARD_STRINGS[c] for c in ITALIAN_40.cards if CARD_STRINGS[c] not in
                         match.observation(0)["hand"]))
     with pytest.raises(osteria.IllegalAction, match="tutita"):
@@ -570,5 +571,5 @@ def test_the_second_deal_is_dealt_by_the_first_holder_of_the_six_of_denari() -> 
 def test_the_glossary_glosses_every_licodian_word_of_the_actions() -> None:
     for word in ("passu", "chiamu", "sulita", "aiutu", "tutita", "basta", "trunfu", "basi", "riposta",
                  "cudigghia", "franca", "spatigghia", "manigghia", "bastu", "puntu"):
-        italian, english = GLOSSARY[word]
-        assert italian and english
+        english = GLOSSARY[word].meaning
+        assert english and meaning("it", english) != english

@@ -14,7 +14,8 @@ import httpx
 import pytest
 
 import osteria
-from osteria.cards import CARD_STRINGS, RANK_NAMES, SUIT_NAMES, card_symbol, parse_card, suit_of
+from osteria.cards import CARD_STRINGS, card_symbol, parse_card, suit_of
+from osteria.i18n import meaning
 from osteria.rules import GAMES, quattrigghiu
 from osteria.rules.tressette_family import STRENGTH
 from osteria.views import view_for
@@ -166,13 +167,18 @@ def test_the_player_is_sent_his_hand_in_the_order_of_his_game(deals: dict[str, t
 
 def test_games_list_card_names_and_each_games_terms(base: str) -> None:
     games = httpx.get(base + "/api/games").json()
-    assert games["cards"] == {"suit_names": {k: list(v) for k, v in SUIT_NAMES.items()},
-                              "rank_names": {k: list(v) for k, v in RANK_NAMES.items()}}
+    # The page's languages, Italian then English: the names of the cards as they are said.
+    assert games["cards"]["suit_names"] == {"it": ["denari", "coppe", "spade", "bastoni"],
+                                            "en": ["coins", "cups", "swords", "clubs"]}
+    assert games["cards"]["rank_names"]["it"][:3] == ["asso", "due", "tre"]
+    assert games["cards"]["rank_names"]["en"][-3:] == ["jack", "knight", "king"]
     for entry in games["games"]:
         rules = osteria.game_rules(entry["name"])
         glossary, signal_names = rules.glossary(), rules.signal_names()
-        assert entry["glossary"] == {word: list(pair) for word, pair in glossary.items()}
-        assert entry["signal_names"] == {word: list(pair) for word, pair in signal_names.items()}
+        assert entry["glossary"] == {word: [meaning("it", term.meaning), term.meaning]
+                                     for word, term in glossary.items()}
+        assert entry["signal_names"] == {word: [meaning("it", term.meaning), term.meaning]
+                                         for word, term in signal_names.items()}
     by_name = {g["name"]: g for g in games["games"]}
     assert "busso" in by_name["tressette"]["signal_names"] and "trunfu" in by_name["quattrigghiu"]["glossary"]
 

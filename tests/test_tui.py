@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 import osteria
 from osteria.bots import RandomBot
-from osteria.cards import CARD_STRINGS, SUIT_NAMES, SUIT_SYMBOLS, card_symbol, cards_of, parse_card
+from osteria.cards import CARD_STRINGS, SUIT_SYMBOLS, SUITS, card_symbol, cards_of, parse_card
 from osteria.engine import Match
-from osteria.i18n import MESSAGES, gloss
+from osteria.i18n import gloss, message, template
 from osteria.records import load
 from osteria.rules import calabresella, quattrigghiu, sancagna, traversone
 from osteria.rules.tressette import GLOSSARY, SIGNAL_NAMES
@@ -98,7 +98,7 @@ def test_a_whole_match_in_english_typing_the_actions(tmp_path: Path) -> None:
     match = osteria.new_match("tressette", seed=3, target=21, players=["you", "bot 1", "bot 2", "bot 3"])
 
     def typed(prompt: str) -> str:
-        assert prompt == MESSAGES["en"]["prompt"]
+        assert prompt == template("en", "prompt")
         action = rng.choice(match.legal_actions())
         # Typed loosely: upper case, suit symbols, extra spaces.
         return rng.choice([action, action.upper(), f"  {action}  ", re.sub(r"d\b", "♦", action)])
@@ -150,7 +150,7 @@ def test_bad_input_gets_a_clear_message_and_a_new_prompt() -> None:
     assert text.count("Mossa non valida:") == 4
     assert "Glossario:" in text and "Arrivederci." in text
     assert "Traceback" not in text
-    assert prompts[:9] == [MESSAGES["it"]["prompt"]] * 9
+    assert prompts[:9] == [template("it", "prompt")] * 9
     assert prompts[9].startswith("Salvare la partita in ") and len(prompts) == 10, "q offers to save"
 
 
@@ -406,16 +406,12 @@ def test_bad_arguments_say_what_is_wrong(game: str, kwargs: dict[str, object], s
     assert says in out.getvalue()
 
 
-def test_both_languages_have_every_message_with_the_same_fields() -> None:
-    fields = {lang: {key: set(re.findall(r"{(\w+)}", text)) for key, text in table.items()}
-              for lang, table in MESSAGES.items()}
-    assert fields["it"] == fields["en"]
-
-
 def test_glossary_terms_have_both_languages() -> None:
     assert gloss("cappotto", "en", GLOSSARY) == "one side takes every point of the deal"
-    assert gloss("volo", "it", SIGNAL_NAMES, GLOSSARY) == "è l'ultima carta di questo palo"
-    assert gloss("terza", "it", SIGNAL_NAMES, GLOSSARY) is None
+    assert gloss("volo", "it", SIGNAL_NAMES, GLOSSARY) == "è la mia ultima carta di questo palo"
+    assert gloss("terza", "it", SIGNAL_NAMES, GLOSSARY) == "3 carte di questo palo"
+    # A signal whose explanation is the way it is said says nothing more.
+    assert gloss("ho_asso", "it", SIGNAL_NAMES) is None
 
 
 @pytest.mark.parametrize("game", osteria.games())
@@ -423,7 +419,7 @@ def test_glossary_terms_have_both_languages() -> None:
 def test_every_game_plays_to_the_end_at_the_table(game: str, lang: str) -> None:
     out = io.StringIO()
     assert play(game, seed=1, lang=lang, input_fn=script([]), output=out) == 0
-    assert MESSAGES[lang]["match_over"] in out.getvalue()
+    assert template(lang, "match_over") in out.getvalue()
 
 
 def test_a_kind_of_action_with_too_many_variants_is_typed_not_numbered() -> None:
@@ -486,7 +482,7 @@ def test_each_game_is_drawn_in_its_own_words_and_hides_what_the_seat_may_not_see
         nonlocal drawn, checked
         text = out.getvalue()
         # The table drawn for this prompt: the block of lines that ends with the choices.
-        end = text.rfind(MESSAGES[lang]["choices"])
+        end = text.rfind(template(lang, "choices"))
         shown = text[text.rfind("\n\n", 0, end):end]
         observation = match.observation(0)
         lines = shown.splitlines()
@@ -499,13 +495,13 @@ def test_each_game_is_drawn_in_its_own_words_and_hides_what_the_seat_may_not_see
         trump = observation.get("trump")
         if isinstance(trump, str):  # the trump by name and symbol
             i = "dcsb".index(trump)
-            assert f"{SUIT_NAMES[lang][i]} {SUIT_SYMBOLS[i]}" in shown
+            assert f"{message(lang, 'suit_' + SUITS[i])} {SUIT_SYMBOLS[i]}" in shown
         for key in ("turned", "bottom", "called", "called_card"):  # the cards that make the deal
             if isinstance(observation.get(key), str):
                 assert card_symbol(parse_card(observation[key])) in shown
         caller = observation.get("caller")
         if isinstance(caller, int) and observation.get("phase") not in ("aiutu",):
-            assert any(MESSAGES[lang]["c_call"].split("{")[0] in line and match.players[caller] in line
+            assert any(template(lang, "c_call").split("{")[0] in line and match.players[caller] in line
                        for line in lines)
         drawn += 1
         return rng.choice(match.legal_actions())
@@ -515,7 +511,7 @@ def test_each_game_is_drawn_in_its_own_words_and_hides_what_the_seat_may_not_see
     assert table.run() == 0 and match.finished
     assert drawn > 3 and checked > 50
     text = out.getvalue()
-    assert "Traceback" not in text and MESSAGES[lang]["match_over"] in text
+    assert "Traceback" not in text and template(lang, "match_over") in text
 
 
 def quattrigghiu_view(lang: str = "it", seat: int = 0) -> QuattrigghiuView:
@@ -642,9 +638,9 @@ def test_values_are_written_as_a_person_reads_them() -> None:
 
 def test_the_end_of_the_match_names_the_winners_for_the_persons_seat() -> None:
     view = view_for(osteria.game_rules("traversone", seats=3), "en", ["you", "b1", "b2"], 0)
-    assert view.match_over([1, 2]) == [MESSAGES["en"]["match_over"], "Winners: b1, b2.", MESSAGES["en"]["you_lost"]]
-    assert view.match_over([0])[-1] == MESSAGES["en"]["you_won"]
-    assert view.match_over([]) == [MESSAGES["en"]["match_over"], MESSAGES["en"]["no_winner"]]
+    assert view.match_over([1, 2]) == [template("en", "match_over"), "Winners: b1, b2.", template("en", "you_lost")]
+    assert view.match_over([0])[-1] == template("en", "you_won")
+    assert view.match_over([]) == [template("en", "match_over"), template("en", "no_winner")]
 
 
 def test_the_dealer_types_mano_and_the_match_ends_after_that_round(tmp_path: Path) -> None:
@@ -658,7 +654,7 @@ def test_the_dealer_types_mano_and_the_match_ends_after_that_round(tmp_path: Pat
     text = out.getvalue()
     assert "mano: chiami l'ultimo giro, e la partita finisce con la smazzata 3." in text
     assert "Ultimo giro, chiamato da te: la partita finisce con la smazzata 3." in text
-    assert "Ora non puoi chiamare l'ultimo giro: the last round is already declared, by seat 0 in deal 1" in text
+    assert "Ora non puoi chiamare l'ultimo giro: l'ultimo giro è già stato chiamato, da te nella smazzata 1" in text
     assert match.finished and len(match.results) == 3  # not the six deals of two rounds
     record = load(path)
     assert record["last_round"] == {"deal": 0, "seat": 0}
@@ -672,6 +668,17 @@ def test_mano_is_offered_only_to_the_dealer_and_refused_to_the_others() -> None:
                        input_fn=script(["last"], then=None), output=out)
     table.run()
     text = out.getvalue()
-    assert "You cannot declare the last round now: only the dealer, seat 1, may call mano" in text
+    assert "You cannot declare the last round now: only the dealer, b1, may call mano (the last round), not you" in text
     assert "mano (or last): declare the last round" not in text
     assert match.last_round is None
+
+
+def test_the_rules_line_names_each_option_in_the_tables_language() -> None:
+    game = osteria.game_rules("tressette")
+    obs = {"deal_index": 0, "game": "tressette", "dealer": 1,
+           "options": {"target": 31, "segni": "nord", "faliante": True, "morto": []}}
+    italian = view_for(game, "it", ["tu", "b1", "b2", "b3"], 0).deal_header(obs)[1]
+    assert italian == "Regole: punti per vincere 31 · segni nord · faliante sì · morto nessuno"
+    english = view_for(game, "en", ["you", "b1", "b2", "b3"], 0).deal_header(obs)[1]
+    assert english == ("Rules: points to win 31 · segni (signals) nord · faliante (the missing suit) yes · "
+                       "morto (dummy) none")

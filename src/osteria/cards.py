@@ -24,19 +24,8 @@ RANKS_40 = "A234567FCR"
 
 DENARI, COPPE, SPADE, BASTONI = range(4)
 
-SUIT_NAMES = {
-    "it": ("denari", "coppe", "spade", "bastoni"),
-    "en": ("coins", "cups", "swords", "clubs"),
-}
-RANK_NAMES = {
-    "it": ("asso", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci",
-           "fante", "cavallo", "re"),
-    "en": ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-           "jack", "knight", "king"),
-}
 # The French suits that Italian players themselves use as equivalents: they render in any terminal.
 SUIT_SYMBOLS = ("♦", "♥", "♠", "♣")
-LANGUAGES = tuple(SUIT_NAMES)
 
 SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4))
 
@@ -114,12 +103,6 @@ def parse_card(text: str) -> int:
         raise ValueError(f"{text!r} is not a card: expected a rank of {RANKS} and a suit of {SUITS}, "
                          "as in 3d or Rb")
     return c
-
-
-def card_name(c: int, lang: str = "it") -> str:
-    """The card's full name: ``tre di denari``, ``three of coins``."""
-    rank, suit = RANK_NAMES[lang][c % 13], SUIT_NAMES[lang][c // 13]
-    return f"{rank} di {suit}" if lang == "it" else f"{rank} of {suit}"
 
 
 def card_symbol(c: int) -> str:

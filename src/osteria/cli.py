@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from osteria.engine import Option, RulesError
+from osteria.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from osteria.records import RecordError, load, replay
 from osteria.rules import GAMES
 
@@ -107,7 +108,8 @@ def _parser() -> argparse.ArgumentParser:
                           epilog="the games and their rules options:\n" + games_help())
     play.add_argument("game", nargs="?", choices=list(GAMES), metavar="GAME",
                       help=f"the game: {', '.join(GAMES)} (none with --load)")
-    play.add_argument("--lang", choices=["it", "en"], default="it", help="language of the table (it)")
+    play.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE,
+                      help=f"language of the table, one of its catalogs ({DEFAULT_LANGUAGE})")
     play.add_argument("--seed", type=int, help="deal reproducibly from this seed")
     play.add_argument("--players", type=int, help="number of players, where the game allows several")
     play.add_argument("--seat", type=int, default=0, help="your seat (0)")
@@ -129,7 +131,8 @@ def _parser() -> argparse.ArgumentParser:
 
     view = sub.add_parser("view", help="step through a record trick by trick, every hand in view")
     view.add_argument("record", help="the record file (osteria/1 JSON), as --save writes it")
-    view.add_argument("--lang", choices=["it", "en"], default="it", help="language of the table (it)")
+    view.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE,
+                      help=f"language of the table, one of its catalogs ({DEFAULT_LANGUAGE})")
     view.add_argument("--seat", type=int, default=0,
                       help="the seat whose hand shows in a deal still in progress (0)")
 

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NotRequired, Self, TypedDict, cast
 
-from osteria.cards import CARD_STRINGS, Card, CardMask, Deck, make_rng, parse_card
+from osteria.cards import CARD_STRINGS, RANKS, SUITS, Card, CardMask, Deck, make_rng, parse_card
+from osteria.i18n import AtSeat, Reason, Term
 from osteria.openplay import OpenPlay
 
 JSON = Any
@@ -76,7 +77,12 @@ class RulesError(ValueError):
 
 
 class IllegalAction(ValueError):
-    """An action that the rules do not allow now; the message says why."""
+    """An action that the rules do not allow now; the message says why: in English, and as a
+    :class:`Reason` that a table says in its own language with its own names for the seats."""
+
+    def __init__(self, reason: Reason) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -87,9 +93,8 @@ class Option:
     default: JSON
     choices: tuple[JSON, ...] | None = None
     check: Callable[[JSON], str | None] | None = None
-    doc: str = ""  # what it means, in English
-    label: tuple[str, str] = ("", "")  # what a table calls it, in Italian and English ("" for its name)
-    doc_it: str = ""  # what it means, in Italian
+    doc: str = ""  # what it means, in English: the catalogs translate it
+    label: str = ""  # what a table calls it, in English for the catalogs to translate ("": its name)
 
     def validate(self, game: str, value: JSON) -> JSON:
         # bool is an int in Python: keep true/false and 1/0 apart.
@@ -136,8 +141,8 @@ class SearchHints:
     simulate_cards: int = 0
 
 
-Terms = Mapping[str, tuple[str, str]]
-"""A game's words with their Italian and English translations."""
+Terms = Mapping[str, Term]
+"""A game's words, each with what it means (in English, for the catalogs to translate)."""
 
 
 class Deal(ABC):
@@ -200,7 +205,7 @@ class Deal(ABC):
         discard), or IllegalAction saying what is wrong with it and what the actions look like."""
 
     @abstractmethod
-    def why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> Reason:
         """Why an action that is not among ``legal()`` cannot be played now."""
 
     @abstractmethod
@@ -414,7 +419,7 @@ class Game(ABC):
         about to be dealt, that the round of deals it begins is the match's last. Returns the index
         of the match's last deal then; IllegalAction, saying why, where the game or the moment
         does not allow it. By default a game has no such declaration."""
-        raise IllegalAction(f"{self.name} has no declared last round")
+        raise IllegalAction(Reason("{game} has no declared last round", game=self.name))
 
     def declared_end_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         """Whether a match is over once the last deal of a declared last round is played, and its
@@ -521,12 +526,13 @@ class Match:
         game allows it (``Game.last_round_end``). The match then ends, with its winners, once that
         round is played. IllegalAction, saying why, where it may not."""
         if self._finished:
-            raise IllegalAction("the match is over")
+            raise IllegalAction(Reason("the match is over"))
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.game.seats:
-            raise IllegalAction(f"no seat {seat!r} in a {self.game.seats}-seat game")
+            raise IllegalAction(Reason("no seat {seat!r} in a {n}-seat game", seat=seat, n=self.game.seats))
         if self._last_round is not None:
             index, by = self._last_round
-            raise IllegalAction(f"the last round is already declared, by seat {by} in deal {index + 1}")
+            raise IllegalAction(Reason("the last round is already declared, by {who} in deal {n}",
+                                       who=AtSeat(by), n=index + 1))
         index, dealer = self._declaring_at()
         last = self.game.last_round_end(index, dealer, seat)
         self._last_round, self._last_deal = (index, seat), last
@@ -606,12 +612,12 @@ class Match:
     def play(self, action: str) -> None:
         """Play one action of the seat to move; IllegalAction, saying why, if the rules forbid it."""
         if self._finished:
-            raise IllegalAction("the match is over")
+            raise IllegalAction(Reason("the match is over"))
         deal = self.deal
         if deal is None or deal.over:
-            raise IllegalAction("no deal in progress: begin_deal() deals the next one")
+            raise IllegalAction(Reason("no deal in progress: begin_deal() deals the next one"))
         if not isinstance(action, str):
-            raise IllegalAction(f"an action is a string, not {type(action).__name__}")
+            raise IllegalAction(Reason("an action is a string, not {kind}", kind=type(action).__name__))
         a = deal.parse_action(action)
         if a not in self._legal_ints():
             raise IllegalAction(deal.why_illegal(a))
@@ -709,6 +715,7 @@ def parse_cards(words: Sequence[str], action: str) -> list[int]:
     for word in words:
         try:
             cards.append(parse_card(word))
-        except ValueError as exc:
-            raise IllegalAction(f"{action!r}: {exc}") from None
+        except ValueError:
+            raise IllegalAction(Reason("{action!r}: {word!r} is not a card: a rank of {ranks} and a suit of {suits}, "
+                                       "as in 3d or Rb", action=action, word=word, ranks=RANKS, suits=SUITS)) from None
     return cards

@@ -23,6 +23,7 @@ from osteria.engine import (
     Terms,
     parse_cards,
 )
+from osteria.i18n import N_, AtSeat, Reason, Term
 from osteria.openplay import OpenPlay, SuitPlay
 from osteria.rules import tressette
 from osteria.rules.tressette import SIGNAL_INDEX, SIGNAL_STRIDE
@@ -187,37 +188,41 @@ class CalabresellaDeal(TrickDeal):
                 actions.append(c + SIGNAL_STRIDE * STRISCIO)
         return actions
 
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> Reason:
         seat = self.to_move
         if seat is None:
-            return "the deal is over"
-        text = self.action_str(action)
+            return Reason("the deal is over")
+        text, who = self.action_str(action), AtSeat(seat)
         hand = self.hands[seat]
         if self.phase == "bidding":
             if CHIAMO <= action < CEDO:
-                return f"{text!r}: seat {seat} holds that card; one calls a card one does not hold"
-            return f"{text!r}: seat {seat} is bidding: passo, chiamo and a card, or sola"
+                return Reason("{action!r}: {who} cannot call a card of the own hand; "
+                              "one calls a card one does not hold", action=text, who=who)
+            return Reason("{action!r}: {who} must bid now: passo, chiamo and a card, or sola", action=text, who=who)
         if self.phase == "cedo":
             if CEDO <= action < SCARTO:
-                return f"{text!r}: seat {seat} does not hold that card"
-            return f"{text!r}: seat {seat} gives a card for the called one first: cedo and a card"
+                return Reason("{action!r}: {who} cannot give a card that is not in the hand", action=text, who=who)
+            return Reason("{action!r}: {who} must first give a card for the called one: cedo and a card",
+                          action=text, who=who)
         if self.phase == "scarto":
             if action & SCARTO:
-                return f"{text!r}: seat {seat} does not hold those cards"
-            return f"{text!r}: seat {seat} discards four cards first: scarto and four cards"
+                return Reason("{action!r}: {who} cannot discard cards that are not in the hand", action=text, who=who)
+            return Reason("{action!r}: {who} must first discard four cards: scarto and four cards",
+                          action=text, who=who)
         if action >= PASSO:
-            return f"{text!r}: the bidding is over; the cards are being played"
+            return Reason("{action!r}: the bidding is over; the cards are being played", action=text)
         c, signal = action % SIGNAL_STRIDE, action // SIGNAL_STRIDE
         problem = self.card_problem(c)
         if problem:
             return problem
         if self.trick:
-            return f"{text!r}: only the leader of a trick signals"
+            return Reason("{action!r}: only the leader of a trick signals", action=text)
         if self.tricks_done == 0:
-            return f"{text!r}: no signals in the first trick"
+            return Reason("{action!r}: no signals in the first trick", action=text)
         if signal == STRISCIO and not hand & SUIT_MASK[c // 13] & ~(1 << c):
-            return f"{text!r}: striscio says one holds more of the suit, and seat {seat} does not"
-        return f"{text!r}: the only signals are busso and striscio"
+            return Reason("{action!r}: {who} cannot say striscio, which says one holds more of the suit",
+                          action=text, who=who)
+        return Reason("{action!r}: the only signals are busso and striscio", action=text)
 
     # -- playing -----------------------------------------------------------------------------------
 
@@ -287,13 +292,15 @@ class CalabresellaDeal(TrickDeal):
         if words and words[0] == "scarto":
             cards = parse_cards(words[1:], text)
             if len(cards) != DISCARDS or len(set(cards)) != DISCARDS or not all(c in ITALIAN_40 for c in cards):
-                raise IllegalAction(f"{text!r}: scarto names four different cards of the 40-card deck")
+                raise IllegalAction(Reason("{action!r}: scarto names four different cards of the 40-card deck",
+                                           action=text))
             return SCARTO | mask_of(cards)
         if words and words[0] in ("chiamo", "cedo") and len(words) == 2:
             card = parse_cards(words[1:], text)[0]
-            raise IllegalAction(f"{text!r}: {CARD_STRINGS[card]} is not a card of the 40-card deck")
-        raise IllegalAction(f"{text!r} is not a calabresella action: passo, chiamo CARD, sola, cedo CARD, "
-                            "scarto and four cards, a card, or a card with busso or striscio")
+            raise IllegalAction(Reason("{action!r}: {card} is not a card of the 40-card deck",
+                                       action=text, card=CARD_STRINGS[card]))
+        raise IllegalAction(Reason("{action!r} is not a calabresella action: passo, chiamo CARD, sola, cedo CARD, "
+                                   "scarto and four cards, a card, or a card with busso or striscio", action=text))
 
     # -- what a seat may see -----------------------------------------------------------------------
 
@@ -403,8 +410,8 @@ class Calabresella(Game):
     search_hints = SearchHints(solve_cards=18)
     stock_roles = ("widow",)
     option_specs = (
-        Option("rounds", 2, check=_check_rounds, doc="full rounds of deals: every seat deals this many times",
-               label=("giri", "rounds"), doc_it="giri interi di smazzate: ogni posto fa il mazzo tante volte"),
+        Option("rounds", 2, check=_check_rounds, doc=N_("full rounds of deals: every seat deals this many times"),
+               label=N_("rounds")),
     )
 
     def hand_sizes(self) -> list[int]:
@@ -520,34 +527,30 @@ class Calabresella(Game):
         # after the player before him has dealt, so each seat deals once more, from the dealer on.
         # The seed gives it to the dealer alone: the other seats cannot.
         if seat != dealer:
-            raise IllegalAction(f"only the dealer, seat {dealer}, may call mano (the last round), not seat {seat}")
+            raise IllegalAction(Reason("only the dealer, {dealer}, may call mano (the last round), not {who}",
+                                       dealer=AtSeat(dealer), who=AtSeat(seat)))
         last = index + self.seats - 1
         if last >= self.options["rounds"] * self.seats - 1:
-            raise IllegalAction("the match ends with this round anyway: calling mano would not shorten it")
+            raise IllegalAction(Reason("the match ends with this round anyway: calling mano would not shorten it"))
         return last
 
 
 GLOSSARY = {
-    "vinta": ("il chiamante fa almeno 6 punti", "the caller's side made 6 points or more"),
-    "persa": ("il chiamante resta sotto i 6 punti", "the caller's side made fewer than 6 points"),
-    "chiamata": ("il chiamante chiede una carta che non ha", "the caller asks for a card he does not hold"),
-    "chiamante": ("chi chiama e gioca contro gli altri", "the player who calls and plays against the rest"),
-    "passo": ("non chiamo: la parola passa al giocatore seguente", "no call: the next player speaks"),
-    "sola": ("gioco da solo senza chiamare, col doppio della posta",
-             "playing alone without a call, for double the stake"),
-    "cedo": ("la carta scoperta data in cambio della carta chiamata",
-             "the card given face up in exchange for the called one"),
-    "scarto": ("le quattro carte messe da parte dal chiamante a tre",
-               "the four cards the caller lays aside at three players"),
-    "monte": ("tutti passano: la mano non si gioca", "everyone passes: the deal is void"),
-    "compagno": ("a cinque, chi ha la carta chiamata e gioca col chiamante",
-                 "at five, the holder of the called card, the caller's secret partner"),
-    "busso": ("chiedo di prendere e tornare nel palo", "take with your best and come back to this suit"),
-    "striscio": ("ho altre carte di questo palo", "I hold more cards of this suit"),
-    "cappotto": ("una parte non fa nemmeno un punto", "one side makes no point at all"),
-    "sotto di mano": ("il giocatore alla destra del mazziere", "the player at the dealer's right"),
-    "mano": ("presa; anche la fine della partita chiamata dal mazziere",
-             "a trick; also the end of the match called by the dealer"),
+    "vinta": Term("the caller's side made 6 points or more"),
+    "persa": Term("the caller's side made fewer than 6 points"),
+    "chiamata": Term("the caller asks for a card he does not hold"),
+    "chiamante": Term("the player who calls and plays against the rest"),
+    "passo": Term("no call: the next player speaks"),
+    "sola": Term("playing alone without a call, for double the stake"),
+    "cedo": Term("the card given face up in exchange for the called one"),
+    "scarto": Term("the four cards the caller lays aside at three players"),
+    "monte": Term("everyone passes: the deal is void"),
+    "compagno": Term("at five, the holder of the called card, the caller's secret partner"),
+    "busso": Term("take with your best and come back to this suit"),
+    "striscio": Term("I hold more cards of this suit"),
+    "cappotto": Term("one side makes no point at all"),
+    "sotto di mano": Term("the player at the dealer's right"),
+    "mano": Term("a trick; also the end of the match called by the dealer"),
 }
 
 SIGNAL_NAMES = {word: tressette.SIGNAL_NAMES[word] for word in ("busso", "striscio")}

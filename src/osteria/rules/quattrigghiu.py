@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
-from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, SUIT_NAMES, SUITS, card, cards_of, mask_of, parse_card
+from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, SUITS, card, cards_of, mask_of, parse_card
 from osteria.engine import (
     JSON,
     Deal,
@@ -27,6 +27,7 @@ from osteria.engine import (
     TakenTrick,
     Terms,
 )
+from osteria.i18n import N_, AtSeat, OfSuit, Reason, Term
 from osteria.openplay import OpenPlay, chains_of
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
@@ -291,50 +292,54 @@ class QuattrigghiuDeal(Deal):
         strength = STRENGTH[self.trump]
         return bool(MATADORS[self.trump] >> led & 1) and any(strength[led] > strength[c] for c in cards_of(matadors))
 
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> Reason:
         seat = self.to_move
         if seat is None:
-            return "the deal is over"
-        who = f"seat {seat}"
+            return Reason("the deal is over")
+        who = AtSeat(seat)
         text = ACTION_STRINGS[action]
         phase = self.phase
         if action < 52:
             if phase != PLAY:
-                return f"{text}: no card is played now: {self._awaited()}"
+                return Reason("{action!r}: no card is played now: {awaited}", action=text, awaited=self._awaited())
             if not self.hands[seat] >> action & 1:
-                return f"{who} does not hold {text}"
+                return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=text)
             trump, led = self.trump, self.trick[0]
             suit = led_suit(trump, led)
             if suit == trump:
                 trumps = self.hands[seat] & TRUMP_MASK[trump]
                 if trumps & ~MATADORS[trump] == 0 and self._matador_forced(trumps, led):
-                    return f"{who} must play a trunfu: the {CARD_STRINGS[led]} led forces a lower matador"
-                return f"{who} must follow with a trunfu (the spatigghia and the bastu are trunfi)"
-            return f"{who} must follow suit: {text} is not {SUIT_NAMES['it'][suit]}"
+                    return Reason("{who} must play a trunfu: the {led} led forces a lower matador",
+                                  who=who, led=CARD_STRINGS[led])
+                return Reason("{who} must follow with a trunfu (the spatigghia and the bastu are trunfi)", who=who)
+            return Reason("{who} must follow suit: {card} is not {suit}", who=who, card=text, suit=OfSuit(suit))
         if action == PASSU and phase == FORCED:
-            return f"all four passed: {who}, who holds the spatigghia, must call"
+            return Reason("all four passed: {who} must call, holding the spatigghia", who=who)
         if action in (TUTITA, BASTA):
-            return f"{text}: only after a side has taken the first six basi, to go for tutità"
+            return Reason("{action!r}: only after a side has taken the first six basi, to go for tutità", action=text)
         if action == AIUTU or (action == PASSU and phase != BIDDING):
-            return f"{text}: {self._awaited()}"
+            return Reason("{action!r}: {awaited}", action=text, awaited=self._awaited())
         if phase not in (BIDDING, FORCED):
-            return f"{text}: the call is made already; {self._awaited()}"
+            return Reason("{action!r}: the call is made already; {awaited}", action=text, awaited=self._awaited())
         if CALL_BASE <= action < SULITA_BASE:
             if self.volontario:
-                return f"{text}: with aiuto_volontario the caller names only the trunfu (chiamu SUIT)"
+                return Reason("{action!r}: with aiuto_volontario the caller names only the trunfu (chiamu SUIT)",
+                              action=text)
             c = (action - CALL_BASE) % 64
             if self.hands[seat] >> c & 1:
-                return f"{text}: {who} holds {CARD_STRINGS[c]}; one calls a card one does not hold"
-            return f"{text}: a cavallo is called only by who holds all four re"
-        return f"{text}: without aiuto_volontario the call names the trunfu and a re (chiamu SUIT CARD)"
+                return Reason("{action!r}: {who} cannot call {card}, a card of the own hand; "
+                              "one calls a card one does not hold", action=text, who=who, card=CARD_STRINGS[c])
+            return Reason("{action!r}: a cavallo is called only by who holds all four re", action=text)
+        return Reason("{action!r}: without aiuto_volontario the call names the trunfu and a re (chiamu SUIT CARD)",
+                      action=text)
 
-    def _awaited(self) -> str:
+    def _awaited(self) -> Reason:
         return {
-            BIDDING: "each in turn says passu or calls",
-            FORCED: "the holder of the spatigghia must call",
-            VOLUNTEERS: "the others answer aiutu or passu",
-            PLAY: "a card is played",
-            WINDOW: "the side that took six basi answers tutita or basta",
+            BIDDING: Reason("each in turn says passu or calls"),
+            FORCED: Reason("the holder of the spatigghia must call"),
+            VOLUNTEERS: Reason("the others answer aiutu or passu"),
+            PLAY: Reason("a card is played"),
+            WINDOW: Reason("the side that took six basi answers tutita or basta"),
         }[self.phase]
 
     # -- playing ---------------------------------------------------------------------------------
@@ -427,14 +432,15 @@ class QuattrigghiuDeal(Deal):
     def unlisted_action(self, text: str) -> int:
         words = text.split()
         if not words:
-            raise IllegalAction("an empty action")
+            raise IllegalAction(Reason("an empty action"))
         if words[0] in ("chiamu", "sulita"):
             if len(words) < 2 or words[1] not in SUITS:
-                raise IllegalAction(f"{text!r}: {words[0]} names the trunfu by its suit letter, one of d c s b")
-            raise IllegalAction(f"{text!r}: the call is 'chiamu SUIT RE' (a cavallo with all four re), "
-                                "'chiamu SUIT' with aiuto_volontario, or 'sulita SUIT'")
-        raise IllegalAction(f"{text!r} is not a quattrigghiu action: a card, passu, chiamu, sulita, aiutu, "
-                            "tutita or basta")
+                raise IllegalAction(Reason("{action!r}: {word!r} names the trunfu by its suit letter, one of d c s b",
+                                           action=text, word=words[0]))
+            raise IllegalAction(Reason("{action!r}: the call is 'chiamu SUIT RE' (a cavallo with all four re), "
+                                       "'chiamu SUIT' with aiuto_volontario, or 'sulita SUIT'", action=text))
+        raise IllegalAction(Reason("{action!r} is not a quattrigghiu action: a card, passu, chiamu, sulita, aiutu, "
+                                   "tutita or basta", action=text))
 
     # -- what a seat may see ---------------------------------------------------------------------
 
@@ -556,21 +562,17 @@ class Quattrigghiu(Game):
     search_hints = SearchHints(solve_cards=16, solved_confidence=1.5)
     option_specs = (
         Option("rounds", 1, check=_check_rounds,
-               doc="rounds of four deals, each player having the first right to call once a round",
-               label=("giri", "rounds"), doc_it="giri di quattro smazzate: ognuno parla per primo una volta a giro"),
+               doc=N_("rounds of four deals, each player having the first right to call once a round"),
+               label=N_("rounds")),
         Option("matador", True, (True, False),
-               doc="a hand whose only trunfi are battittura need not play one to a trunfu lead",
-               label=("matador", "matador (privilege)"),
-               doc_it="chi ha per trunfi solo battittura non è tenuto a giocarne una su un'uscita di trunfu"),
+               doc=N_("a hand whose only trunfi are battittura need not play one to a trunfu lead"),
+               label=N_("matador (privilege)")),
         Option("aiuto_volontario", False, (True, False),
-               doc="the caller names only the trunfu and the others may answer aiutu, publicly",
-               label=("aiutu volontario", "aiutu volontario (a volunteer partner)"),
-               doc_it="chi chiama dice solo il trunfu e gli altri possono rispondere aiutu, apertamente"),
+               doc=N_("the caller names only the trunfu and the others may answer aiutu, publicly"),
+               label=N_("aiutu volontario (a volunteer partner)")),
         Option("sulita_si_ioca", False, (True, False),
-               doc="a last deal played alone (a sulità) is followed by one more, as a riposta or a tutità is",
-               label=("sulità si ioca", "sulità si ioca (one more deal)"),
-               doc_it="dopo un'ultima smazzata giocata da solo (una sulità) se ne gioca un'altra, come dopo "
-                      "una riposta o una tutità"),
+               doc=N_("a last deal played alone (a sulità) is followed by one more, as a riposta or a tutità is"),
+               label=N_("sulità si ioca (one more deal)")),
     )
 
     def hand_sizes(self) -> list[int]:
@@ -761,31 +763,29 @@ class Quattrigghiu(Game):
 
 
 GLOSSARY = {
-    "passu": ("non chiamo, parla il prossimo", "I pass"),
-    "chiamu": ("chiamo: dico il trunfu e il re che mi aiuta (cu' m'aiuta?)",
-               "I call: I name trumps and the king whose holder will be my partner"),
-    "cu' m'aiuta?": ("la formula della chiamata in compagnia", "who will help me? (the partnership call)"),
-    "aiutu": ("il compagno del chiamante; o la risposta di chi si offre", "the caller's partner; or: I'll help"),
-    "sulita": ("il chiamante gioca da solo contro tre", "a solo: the caller plays alone against three"),
-    "trunfu": ("il seme di briscola", "trumps"),
-    "palu": ("seme", "suit"),
-    "base": ("presa di quattro carte", "a trick"),
-    "basi": ("prese", "tricks"),
-    "spatigghia": ("l'asso di spade, il trunfu più forte", "the ace of swords, the highest trump"),
-    "manigghia": ("il due del trunfu nelle carte lunghe, il sette nelle corte", "the second trump: "
-                  "the two of trumps in swords or clubs, the seven in coins or cups"),
-    "bastu": ("l'asso di bastoni, sempre terzo trunfu", "the ace of clubs, always the third trump"),
-    "puntu": ("l'asso di denari o di coppe", "the ace of coins or cups"),
-    "battittura": ("spatigghia, manigghia e bastu", "the matadors: spatigghia, manigghia and bastu"),
-    "stuccio": ("tutte e tre le battittura in una mano", "all three matadors in one hand"),
-    "carti longhi": ("spade e bastoni", "the long suits: swords and clubs"),
-    "carti curti": ("denari e coppe", "the short suits: coins and cups"),
-    "vinta": ("il chiamante e l'aiutu fanno sei basi", "the callers take six tricks and win"),
-    "riposta": ("cinque basi per parte: pari", "five tricks each: a draw"),
-    "cudigghia": ("gli avversari fanno sei basi", "the defenders take six tricks and win"),
-    "tutita": ("tutte e dieci le basi: posta doppia", "all ten tricks: double stakes"),
-    "basta": ("non si tenta la tutità", "we stop here: no attempt at all ten tricks"),
-    "franca": ("tutità tentata e mancata: nessuno paga", "a failed attempt at all ten tricks: nothing is paid"),
-    "giro": ("l'ultimo giro di mani della partita", "the last round of deals of the match"),
-    "mazziere": ("chi fa le carte", "the dealer"),
+    "passu": Term("I pass"),
+    "chiamu": Term("I call: I name trumps and the king whose holder will be my partner"),
+    "cu' m'aiuta?": Term("who will help me? (the partnership call)"),
+    "aiutu": Term("the caller's partner; or: I'll help"),
+    "sulita": Term("a solo: the caller plays alone against three"),
+    "trunfu": Term("trumps"),
+    "palu": Term("suit"),
+    "base": Term("a trick of four cards"),
+    "basi": Term("tricks"),
+    "spatigghia": Term("the ace of swords, the highest trump"),
+    "manigghia": Term("the second trump: the two of trumps in swords or clubs, the seven in coins or cups"),
+    "bastu": Term("the ace of clubs, always the third trump"),
+    "puntu": Term("the ace of coins or cups"),
+    "battittura": Term("the matadors: spatigghia, manigghia and bastu"),
+    "stuccio": Term("all three matadors in one hand"),
+    "carti longhi": Term("the long suits: swords and clubs"),
+    "carti curti": Term("the short suits: coins and cups"),
+    "vinta": Term("the callers take six tricks and win"),
+    "riposta": Term("five tricks each: a draw"),
+    "cudigghia": Term("the defenders take six tricks and win"),
+    "tutita": Term("all ten tricks: double stakes"),
+    "basta": Term("we stop here: no attempt at all ten tricks"),
+    "franca": Term("a failed attempt at all ten tricks: nothing is paid"),
+    "giro": Term("the last round of deals of the match"),
+    "mazziere": Term("the dealer"),
 }

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import NotRequired, TypedDict
 
-from osteria.cards import CARD_STRINGS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, VENETA_52, card, cards_of, suit_of
+from osteria.cards import CARD_STRINGS, RANKS, SUIT_MASK, SUITS, VENETA_52, card, cards_of, suit_of
 from osteria.engine import (
     JSON,
     Deal,
@@ -30,6 +30,7 @@ from osteria.engine import (
     partner_of,
     side_of,
 )
+from osteria.i18n import N_, AtSeat, OfSuit, Reason, Term
 from osteria.openplay import OpenPlay, SuitPlay, suit_chains
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
@@ -267,31 +268,34 @@ class SancagnaDeal(Deal):
         return [CENNO_BASE + k for k in range(len(CENNI))
                 if not made >> k & 1 and hand & cenno_cards(k, self.trump)]
 
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> Reason:
         seat = self.to_move
         if seat is None:
-            return "the deal is over"
-        who = f"seat {seat}"
+            return Reason("the deal is over")
+        who = AtSeat(seat)
         if action in (FUORI, AVANTI):
             word, tally = ACTION_STRINGS[action], self.tally[side_of(seat)]
             taken = not self.trick and self.last_trick is not None and side_of(self.last_trick[2]) == side_of(seat)
             if taken and not self.a_mente and tally < ONE_CIRCLE:
-                return f"{word!r}: {who}'s side has {tally} points, {ONE_CIRCLE} are needed to call itself out"
-            return f"{word!r}: one says it only right after a trick one's side took"
+                return Reason("{word!r}: {who} cannot call the side out with {tally} points; it takes {needed}",
+                              word=word, who=who, tally=tally, needed=ONE_CIRCLE)
+            return Reason("{word!r}: one says it only right after a trick one's side took", word=word)
         if self.caller is not None:
-            return f"{who} must first say fuori or avanti"
+            return Reason("{who} must first say fuori or avanti", who=who)
         if action >= CENNO_BASE:
             word = CENNI[action - CENNO_BASE]
             if self.cenni[seat] >> (action - CENNO_BASE) & 1:
-                return f"cenno {word}: {who} has made it already in this deal"
-            return f"cenno {word}: it would not be true, {who} does not hold the card"
+                return Reason("cenno {word!r}: {who} cannot make it twice in one deal", word=word, who=who)
+            return Reason("cenno {word!r}: it would not be true: {who} cannot make it without the card",
+                          word=word, who=who)
         name, hand = CARD_STRINGS[action], self.hands[seat]
         if not hand >> action & 1:
-            return f"{who} does not hold {name}"
+            return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=name)
         led = self.trick[0] // 13
         if hand & SUIT_MASK[led]:
-            return f"{who} must answer the suit led: {name} is not {SUIT_NAMES['it'][led]}"
-        return f"{who} has no {SUIT_NAMES['it'][led]} and must trump with {SUIT_NAMES['it'][self.trump]}"
+            return Reason("{who} must answer the suit led: {card} is not {suit}", who=who, card=name, suit=OfSuit(led))
+        return Reason("{who} must trump with {trump}, having no {suit}", who=who, suit=OfSuit(led),
+                      trump=OfSuit(self.trump))
 
     # -- playing ---------------------------------------------------------------------------------
 
@@ -387,8 +391,8 @@ class SancagnaDeal(Deal):
     # -- strings ---------------------------------------------------------------------------------
 
     def unlisted_action(self, text: str) -> int:
-        raise IllegalAction(f"{text!r} is not a sancagna action: a card (as 4c or Xd), "
-                            "cenno vecion|vecia|comodin|gnagna, fuori or avanti")
+        raise IllegalAction(Reason("{action!r} is not a sancagna action: a card (as 4c or Xd), "
+                                   "cenno vecion|vecia|comodin|gnagna, fuori or avanti", action=text))
 
     # -- what a seat may see ---------------------------------------------------------------------
 
@@ -451,17 +455,14 @@ class Sancagna(Game):
     # included; the solver is not asked, its points being no measure of reaching a circle first.
     search_hints = SearchHints(simulate_cards=24)
     option_specs = (
-        Option("target", 5, check=_check_target, doc="circles that win the match",
-               label=("cerchi per vincere", "circles to win"), doc_it="i cerchi che vincono la partita"),
+        Option("target", 5, check=_check_target, doc=N_("circles that win the match"),
+               label=N_("circles to win")),
         Option("a_mente", False, (True, False),
-               doc="tallies are kept in one's head: hidden, and a wrong call-out is possible",
-               label=("a mente", "a mente (by heart)"),
-               doc_it="i conti si tengono a mente: nascosti, e si può chiamare fuori a torto"),
+               doc=N_("tallies are kept in one's head: hidden, and a wrong call-out is possible"),
+               label=N_("a mente (by heart)")),
         Option("tavola", False, (True, False),
-               doc="as at a real table: wrong cards are accepted, a revoke found costs 3 circles and 9 points",
-               label=("tavola", "tavola (a real table)"),
-               doc_it="come a un tavolo vero: si accettano carte sbagliate, una rinuncia scoperta costa 3 cerchi "
-                      "e 9 punti"),
+               doc=N_("as at a real table: wrong cards are accepted, a revoke found costs 3 circles and 9 points"),
+               label=N_("tavola (a real table)")),
     )
     stock_roles = ("turned", "bottom", "rest")
     single_card_roles = ("turned", "bottom")
@@ -561,43 +562,34 @@ class Sancagna(Game):
 
 # Game terms as (italiano, English); the keys include the ASCII words of the actions and outcomes.
 GLOSSARY = {
-    "vecion": ("il re di briscola, detto anche bù: la carta più forte", "the king of trumps, the highest card"),
-    "vecia": ("il fante di briscola, seconda carta", "the jack of trumps, the second card"),
-    "comodin": ("il dieci di briscola, terza carta", "the ten of trumps, the third card"),
-    "gnagnà": ("il quattro: la carta più forte nei semi normali", "a four: the highest card in a plain suit"),
-    "gnagna": ("gnagnà, il quattro", "gnagnà, a four"),
-    "scartine": ("9, 8, 7, 6 e 5: nessun punto", "nines to fives: no points"),
-    "briscola": ("il seme della carta girata", "trumps: the suit of the turned card"),
-    "bacio della tavola": ("l'ultima carta del mazzo, mostrata a tutti e fuori gioco",
-                           "the bottom card of the stock, shown to all and out of play"),
-    "rispondi o taglia": ("rispondere al seme, altrimenti tagliare con una briscola",
-                          "follow suit, else trump"),
-    "scarto": ("una carta qualsiasi, quando non si ha né il seme né briscola",
-               "any card, when void in the suit led and in trumps"),
-    "cenno": ("segnale muto al compagno: vecion, vecia, comodin o gnagnà",
-              "a silent signal to one's partner: vecion, vecia, comodin or gnagnà"),
-    "capitano": ("chi coordina i cenni della coppia", "the player who leads a pair's signalling"),
-    "smazzata": ("le mani giocate finché una coppia si chiama fuori",
-                 "the deals played until a side calls itself out"),
-    "chiamarsi fuori": ("dichiarare i 21 punti dopo una presa: fine della smazzata",
-                        "to claim 21 points after a trick: the smazzata ends"),
-    "fuori": ("mi chiamo fuori: 21 punti, un cerchio", "we call ourselves out: 21 points, one circle"),
-    "fuori-doppio": ("fuori con 42 punti: due cerchi", "out with 42 points: two circles"),
-    "avanti": ("non chiamarsi fuori e continuare", "not to call oneself out: play on"),
-    "continua": ("nessuno si è chiamato fuori: i punti passano alla mano dopo",
-                 "nobody called out: the points go on into the next deal"),
-    "rinvio": ("aspettare i 42 punti per due cerchi", "waiting for 42 points and two circles"),
-    "cerchio": ("una smazzata vinta, segnata sulla lavagna", "a smazzata won, marked on the slate"),
-    "chiamata-errata": ("chiamata senza 21 punti: la smazzata va agli avversari",
-                        "a call-out without 21 points: the smazzata goes to the opponents"),
-    "a mente": ("i punti si contano a memoria", "the points are counted in one's head"),
-    "revoca": ("non rispondere al seme (o non tagliare) potendo: 3 cerchi e 9 punti di penalità",
-               "failing to follow suit (or to trump) when able: 3 circles and 9 points off"),
+    "vecion": Term("the king of trumps, the highest card"),
+    "vecia": Term("the jack of trumps, the second card"),
+    "comodin": Term("the ten of trumps, the third card"),
+    "gnagnà": Term("a four: the highest card in a plain suit"),
+    "gnagna": Term("gnagnà, a four"),
+    "scartine": Term("nines to fives: no points"),
+    "briscola": Term("trumps: the suit of the turned card"),
+    "bacio della tavola": Term("the bottom card of the stock, shown to all and out of play"),
+    "rispondi o taglia": Term("follow suit, else trump"),
+    "scarto": Term("any card, when void in the suit led and in trumps"),
+    "cenno": Term("a silent signal to one's partner: vecion, vecia, comodin or gnagnà"),
+    "capitano": Term("the player who leads a pair's signalling"),
+    "smazzata": Term("the deals played until a side calls itself out"),
+    "chiamarsi fuori": Term("to claim 21 points after a trick: the smazzata ends"),
+    "fuori": Term("we call ourselves out: 21 points, one circle"),
+    "fuori-doppio": Term("out with 42 points: two circles"),
+    "avanti": Term("not to call oneself out: play on"),
+    "continua": Term("nobody called out: the points go on into the next deal"),
+    "rinvio": Term("waiting for 42 points and two circles"),
+    "cerchio": Term("a smazzata won, marked on the slate"),
+    "chiamata-errata": Term("a call-out without 21 points: the smazzata goes to the opponents"),
+    "a mente": Term("the points are counted in one's head"),
+    "revoca": Term("failing to follow suit (or to trump) when able: 3 circles and 9 points off"),
 }
 
 SIGNAL_NAMES = {
-    "vecion": ("ho il re di briscola", "I hold the king of trumps"),
-    "vecia": ("ho il fante di briscola", "I hold the jack of trumps"),
-    "comodin": ("ho il dieci di briscola", "I hold the ten of trumps"),
-    "gnagna": ("ho un quattro", "I hold a four"),
+    "vecion": Term("I hold the king of trumps"),
+    "vecia": Term("I hold the jack of trumps"),
+    "comodin": Term("I hold the ten of trumps"),
+    "gnagna": Term("I hold a four"),
 }

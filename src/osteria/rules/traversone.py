@@ -23,6 +23,7 @@ from osteria.engine import (
     Terms,
     parse_cards,
 )
+from osteria.i18n import N_, Reason, Term
 from osteria.openplay import OpenPlay
 from osteria.rules.tressette import FOUR_OF_DENARI
 from osteria.rules.tressette_family import (
@@ -100,8 +101,8 @@ class TraversoneDeal(TrickDeal):
     def legal(self) -> list[int]:
         return [] if self.to_move is None else self.playable_cards()
 
-    def why_illegal(self, action: int) -> str:
-        return self.card_problem(action) or f"{CARD_STRINGS[action]} cannot be played now"
+    def why_illegal(self, action: int) -> Reason:
+        return self.card_problem(action) or Reason("{card} cannot be played now", card=CARD_STRINGS[action])
 
     def perform(self, seat: int, action: int) -> None:
         self.play_card(action)
@@ -109,10 +110,11 @@ class TraversoneDeal(TrickDeal):
     def unlisted_action(self, text: str) -> int:
         words = text.split()
         if len(words) != 1:
-            raise IllegalAction(f"{text!r} is not a traversone action: one card, as 3d")
+            raise IllegalAction(Reason("{action!r} is not a traversone action: one card, as 3d", action=text))
         c = parse_cards(words, text)[0]
         if c not in ITALIAN_40:
-            raise IllegalAction(f"{text!r}: {words[0]} is not a card of the 40-card deck")
+            raise IllegalAction(Reason("{action!r}: {card} is not a card of the 40-card deck",
+                                       action=text, card=words[0]))
         return c
 
     def observation(self, seat: int) -> TraversoneObservation:
@@ -191,15 +193,13 @@ class Traversone(Game):
     search_hints = SearchHints(solve_cards=16, solved_confidence=1.5)
     stock_roles = ("widow",)
     option_specs = (
-        Option("target", 31, check=_check_target, doc="the score that ends the match; the lowest total wins",
-               label=("punti per finire", "points to end"),
-               doc_it="i punti che chiudono la partita; vince il totale più basso"),
-        Option("asso_bastoni", 1, (1, 11, 18), doc="what the ace of bastoni is worth",
-               label=("asso di bastoni", "asso di bastoni (ace of clubs)"), doc_it="quanto vale l'asso di bastoni"),
+        Option("target", 31, check=_check_target, doc=N_("the score that ends the match; the lowest total wins"),
+               label=N_("points to end")),
+        Option("asso_bastoni", 1, (1, 11, 18), doc=N_("what the ace of bastoni is worth"),
+               label=N_("asso di bastoni (ace of clubs)")),
         Option("zero_punti", "dieci", ("dieci", "divide"),
-               doc="a player without a point scores 10, or shares the points of the ace of bastoni's taker",
-               label=("zero punti", "zero punti (no point taken)"),
-               doc_it="chi non prende punti ne segna 10, o si divide i punti di chi ha preso l'asso di bastoni"),
+               doc=N_("a player without a point scores 10, or shares the points of the ace of bastoni's taker"),
+               label=N_("zero punti (no point taken)")),
     )
 
     def hand_sizes(self) -> list[int]:
@@ -262,15 +262,13 @@ class Traversone(Game):
 
 
 GLOSSARY = {
-    "giocata": ("mano giocata senza cappotto", "a deal played out with no cappotto"),
-    "a perdere": ("si gioca per fare meno punti possibile", "the aim is to take as few points as possible"),
-    "traversone": ("il tressette a perdere, ognuno per sé", "tressette to lose, everyone for himself"),
-    "girellone": ("la variante con l'asso di bastoni da 11 punti", "the variant with the ace of bastoni worth 11"),
-    "asso di bastoni": ("vale 1, oppure 11 o 18 secondo l'accordo", "worth 1, or 11 or 18 as agreed"),
-    "cappotto": ("un giocatore prende tutti i punti: gli altri ne fanno 11",
-                 "one player takes every point: every other player scores 11"),
-    "piombo": ("senza carte di un palo: si scaricano le carte di valore",
-               "void in a suit: a chance to throw away cards that score"),
-    "mano": ("presa, o giro di carte", "a trick"),
-    "palo": ("seme", "suit"),
+    "giocata": Term("a deal played out with no cappotto"),
+    "a perdere": Term("the aim is to take as few points as possible"),
+    "traversone": Term("tressette to lose, everyone for himself"),
+    "girellone": Term("the variant with the ace of bastoni worth 11"),
+    "asso di bastoni": Term("worth 1, or 11 or 18 as agreed"),
+    "cappotto": Term("one player takes every point: every other player scores 11"),
+    "piombo": Term("void in a suit: a chance to throw away cards that score"),
+    "mano": Term("a trick"),
+    "palo": Term("suit"),
 }

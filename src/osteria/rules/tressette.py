@@ -14,7 +14,6 @@ from osteria.cards import (
     CARD_STRINGS,
     ITALIAN_40,
     SUIT_MASK,
-    SUIT_NAMES,
     SUITS,
     card,
     cards_of,
@@ -38,6 +37,7 @@ from osteria.engine import (
     partner_of,
     side_of,
 )
+from osteria.i18n import N_, AtSeat, OfSuit, Reason, Term
 from osteria.openplay import OpenPlay, SuitPlay
 from osteria.rules.tressette_family import DEAL_THIRDS, FAMILY_CHAINS, LAST_TRICK_THIRDS, THIRDS, playable, trick_taker
 from osteria.sampling import Play, Unseen, first_showing, played_from, plays_of
@@ -257,40 +257,42 @@ class TressetteDeal(Deal):
                 actions += [c + SIGNAL_STRIDE * w for w in words]
         return actions
 
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> Reason:
         seat = self.to_move
         if seat is None:
-            return "the deal is over"
-        who = f"seat {seat}"
+            return Reason("the deal is over")
+        who = AtSeat(seat)
         if action >= ACCUSO_BASE:
             a = ACCUSI[action - ACCUSO_BASE]
             if self.tricks_done:
-                return f"{a.text!r}: accusi are declared only in the first trick, before one's card"
+                return Reason("{accuso!r}: accusi are declared only in the first trick, before one's card",
+                              accuso=a.text)
             if self.hands[seat] & a.mask != a.mask:
-                return f"{a.text!r}: {who} does not hold these cards"
+                return Reason("{accuso!r}: {who} cannot declare cards that are not in the hand", accuso=a.text, who=who)
             if (seat, action - ACCUSO_BASE) in self.accusi:
-                return f"{a.text!r}: {who} has declared it already"
-            return f"{a.text!r}: four of a kind is declared as the four"
+                return Reason("{accuso!r}: {who} cannot declare it twice", accuso=a.text, who=who)
+            return Reason("{accuso!r}: four of a kind is declared as the four", accuso=a.text)
         c, k = action % SIGNAL_STRIDE, action // SIGNAL_STRIDE
         name = CARD_STRINGS[c]
         hand = self.hands[seat]
         if not hand >> c & 1:
-            return f"{who} does not hold {name}"
+            return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=name)
         if self.trick:
             led = self.trick[0] // 13
             if c // 13 != led and hand & SUIT_MASK[led]:
-                return f"{who} must follow suit: {name} is not {SUIT_NAMES['it'][led]}"
-            return f"{who} may not signal: only the leader of a trick signals"
+                return Reason("{who} must follow suit: {card} is not {suit}", who=who, card=name, suit=OfSuit(led))
+            return Reason("{who} may not signal: only the leader of a trick signals", who=who)
         word = SIGNALS[k]
         if self.segni == "muto":
-            return f"no signals are played (segni muto): {name} {word}"
+            return Reason("no signals are played (segni muto): {card} {signal!r}", card=name, signal=word)
         if self.segni == "nord" and word not in NORD:
-            return f"{word!r} is not a signal of the segni nord (busso, striscio, volo)"
+            return Reason("{signal!r} is not a signal of the segni nord (busso, striscio, volo)", signal=word)
         if self.segni == "sud" and word not in SUD:
-            return f"{word!r} is not a signal of the segni sud"
+            return Reason("{signal!r} is not a signal of the segni sud", signal=word)
         if self.segni == "sud" and self.suits_led >> (c // 13) & 1:
-            return f"{name} {word}: under the segni sud one speaks only on a suit not yet led"
-        return f"{name} {word}: the signal would not be true"
+            return Reason("{card} {signal!r}: under the segni sud one speaks only on a suit not yet led",
+                          card=name, signal=word)
+        return Reason("{card} {signal!r}: the signal would not be true", card=name, signal=word)
 
     # -- playing ---------------------------------------------------------------------------------
 
@@ -325,19 +327,19 @@ class TressetteDeal(Deal):
     def unlisted_action(self, text: str) -> int:
         words = text.split()
         if not words:
-            raise IllegalAction("an empty action")
+            raise IllegalAction(Reason("an empty action"))
         if words[0] == "accuso":
             cards = parse_cards(words[1:], text)
             mask = sum(1 << c for c in cards)
             if len(set(cards)) != len(cards) or mask not in ACCUSO_BY_MASK:
-                raise IllegalAction(f"{text!r} is no accuso: three or four aces, twos or threes, "
-                                    "or ace, two and three of one suit")
+                raise IllegalAction(Reason("{action!r} is no accuso: three or four aces, twos or threes, "
+                                           "or ace, two and three of one suit", action=text))
             return ACCUSO_BASE + ACCUSO_BY_MASK[mask]
         c = CARD_OF.get(words[0])
         if c is not None and len(words) == 2 and words[1] in SIGNAL_INDEX:
             return c + SIGNAL_STRIDE * SIGNAL_INDEX[words[1]]
-        raise IllegalAction(f"{text!r} is not a tressette action: a card of the 40-card deck (3d), a card and "
-                            "a signal (3d volo), or accuso and its cards")
+        raise IllegalAction(Reason("{action!r} is not a tressette action: a card of the 40-card deck (3d), a card "
+                                   "and a signal (3d volo), or accuso and its cards", action=text))
 
     def seen_action(self, seat: int, actor: int, action: int) -> str:
         """An action as ``seat`` saw it: an accuso's faliante may be hidden from the others."""
@@ -480,15 +482,14 @@ class Tressette(Game):
     # 0.1 s decision (solver times measured by ``osteria bench``).
     search_hints = SearchHints(solve_cards=16)
     option_specs = (
-        Option("target", 31, (21, 31, 41), doc="points that win the match",
-               label=("punti per vincere", "points to win"), doc_it="i punti che vincono la partita"),
-        Option("segni", "nord", ("nord", "sud", "muto"), doc="which lead signals are played",
-               label=("segni", "segni (signals)"), doc_it="quali segni si fanno con la carta d'uscita"),
-        Option("faliante", True, (True, False), doc="the missing suit of a three-of-a-kind is shown",
-               label=("faliante", "faliante (the missing suit)"),
-               doc_it="di un accuso di tre carte si dice il seme che manca"),
-        Option("morto", [], check=_check_morto, doc="seats whose hand is played face up by the partner",
-               label=("morto", "morto (dummy)"), doc_it="i posti la cui mano è scoperta e giocata dal compagno"),
+        Option("target", 31, (21, 31, 41), doc=N_("points that win the match"),
+               label=N_("points to win")),
+        Option("segni", "nord", ("nord", "sud", "muto"), doc=N_("which lead signals are played"),
+               label=N_("segni (signals)")),
+        Option("faliante", True, (True, False), doc=N_("the missing suit of a three-of-a-kind is shown"),
+               label=N_("faliante (the missing suit)")),
+        Option("morto", [], check=_check_morto, doc=N_("seats whose hand is played face up by the partner"),
+               label=N_("morto (dummy)")),
     )
 
     def check_options(self) -> None:
@@ -569,35 +570,40 @@ class Tressette(Game):
 
 
 GLOSSARY = {
-    "accuso": ("dichiarazione di un bongioco nella prima mano", "a declaration of a scoring set in the first trick"),
-    "bongioco": ("tre o quattro assi, due o tre, oppure la napoletana",
-                 "three or four aces, twos or threes, or a napoletana"),
-    "napoletana": ("asso, due e tre dello stesso palo", "ace, two and three of one suit"),
-    "faliante": ("il palo che manca a un tris", "the suit missing from a three-of-a-kind"),
-    "busso": ("chiedo al compagno di prendere e tornare nel palo",
-              "partner, take with your best and come back to this suit"),
-    "striscio": ("ho altre carte di questo palo", "I hold more cards of this suit"),
-    "volo": ("è l'ultima carta di questo palo", "this is my last card of this suit"),
-    "piombo": ("senza carte di un palo", "void in a suit"),
-    "carico": ("asso, due o tre", "an ace, two or three"),
-    "cappotto": ("una squadra fa tutti i punti della mano", "one side takes every point of the deal"),
-    "giocata": ("smazzata giocata senza cappotto", "a deal played out with no cappotto"),
-    "morto": ("giocatore assente, carte scoperte giocate dal compagno",
-              "a dummy: its hand lies face up and its partner plays it"),
-    "mano": ("presa, o giro di quattro carte", "a trick"),
-    "palo": ("seme", "suit"),
+    "accuso": Term("a declaration of a scoring set in the first trick"),
+    "bongioco": Term("three or four aces, twos or threes, or a napoletana"),
+    "napoletana": Term("ace, two and three of one suit"),
+    "faliante": Term("the suit missing from a three-of-a-kind"),
+    "busso": Term("partner, take with your best and come back to this suit"),
+    "striscio": Term("I hold more cards of this suit"),
+    "volo": Term("this is my last card of this suit"),
+    "piombo": Term("void in a suit"),
+    "carico": Term("an ace, two or three"),
+    "cappotto": Term("one side takes every point of the deal"),
+    "giocata": Term("a deal played out with no cappotto"),
+    "morto": Term("a dummy: its hand lies face up and its partner plays it"),
+    "mano": Term("a trick"),
+    "palo": Term("suit"),
 }
 
 SIGNAL_NAMES = {
-    "busso": ("busso", "take and come back to this suit"),
-    "striscio": ("striscio", "I hold more of this suit"),
-    "volo": ("volo", "my last card of this suit"),
-    "napoli": ("busso la napoli", "I hold ace, two and three"),
-    "ho_asso": ("ho l'asso", "I hold the ace"),
-    "ho_due": ("ho il due", "I hold the two"),
-    "ho_tre": ("ho il tre", "I hold the three"),
-    "voglio_asso": ("voglio l'asso", "I want the ace"),
-    "voglio_due": ("voglio il due", "I want the two"),
-    "voglio_tre": ("voglio il tre", "I want the three"),
-    **{o: (o, f"{i + 2} cards of this suit") for i, o in enumerate(ORDINALS)},
+    "busso": Term("take and come back to this suit"),
+    "striscio": Term("I hold more of this suit"),
+    "volo": Term("my last card of this suit"),
+    "napoli": Term("I hold ace, two and three", said="busso la napoli"),
+    "ho_asso": Term("I hold the ace", said="ho l'asso"),
+    "ho_due": Term("I hold the two", said="ho il due"),
+    "ho_tre": Term("I hold the three", said="ho il tre"),
+    "voglio_asso": Term("I want the ace", said="voglio l'asso"),
+    "voglio_due": Term("I want the two", said="voglio il due"),
+    "voglio_tre": Term("I want the three", said="voglio il tre"),
+    "seconda": Term("2 cards of this suit"),
+    "terza": Term("3 cards of this suit"),
+    "quarta": Term("4 cards of this suit"),
+    "quinta": Term("5 cards of this suit"),
+    "sesta": Term("6 cards of this suit"),
+    "settima": Term("7 cards of this suit"),
+    "ottava": Term("8 cards of this suit"),
+    "nona": Term("9 cards of this suit"),
+    "decima": Term("10 cards of this suit"),
 }

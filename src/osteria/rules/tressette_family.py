@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypedDict
 
-from osteria.cards import CARD_STRINGS, ITALIAN_40, RANKS, SUIT_MASK, SUIT_NAMES, cards_of
+from osteria.cards import CARD_STRINGS, ITALIAN_40, RANKS, SUIT_MASK, cards_of
 from osteria.engine import Deal, SeatCard, TakenTrick
+from osteria.i18n import AtSeat, OfSuit, Reason
 from osteria.openplay import suit_chains
 
 # Taking order within a suit, lowest first: 4 5 6 7 F C R A 2 3.
@@ -114,18 +115,19 @@ class TrickDeal(Deal):
         assert self.to_move is not None
         return cards_of(playable(self.hands[self.to_move], self.trick))
 
-    def card_problem(self, c: int) -> str | None:
+    def card_problem(self, c: int) -> Reason | None:
         """Why the seat to move may not play card ``c`` now, or None."""
         seat = self.to_move
         if seat is None:
-            return "the deal is over"
+            return Reason("the deal is over")
         hand = self.hands[seat]
         if not hand >> c & 1:
-            return f"seat {seat} does not hold {CARD_STRINGS[c]}"
+            return Reason("{who} cannot play {card}: it is not in the hand", who=AtSeat(seat), card=CARD_STRINGS[c])
         if self.trick:
             led = self.trick[0] // 13
             if c // 13 != led and hand & SUIT_MASK[led]:
-                return f"seat {seat} must follow suit: {CARD_STRINGS[c]} is not {SUIT_NAMES['it'][led]}"
+                return Reason("{who} must follow suit: {card} is not {suit}", who=AtSeat(seat), card=CARD_STRINGS[c],
+                              suit=OfSuit(led))
         return None
 
     def play_card(self, c: int) -> None:

@@ -29,8 +29,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as ASGIMessage
 
 from osteria.bots.levels import LEVELS
-from osteria.cards import RANK_NAMES, SUIT_NAMES
+from osteria.cards import RANKS, SUITS
 from osteria.engine import Game
+from osteria.i18n import meaning, message
 from osteria.records import RecordError
 from osteria.rules import GAMES
 from osteria.server import club, fair
@@ -403,15 +404,18 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         return {"name": name, "seat_counts": list(rules.seat_counts), "default_seats": rules.default_seats,
                 "options": [{"name": o.name, "default": o.default,
                              "choices": None if o.choices is None else list(o.choices), "doc": o.doc,
-                             "label": {"it": o.label[0] or o.name, "en": o.label[1] or o.name},
-                             "docs": {"it": o.doc_it or o.doc, "en": o.doc}}
+                             "label": {lang: meaning(lang, o.label) if o.label else o.name for lang in LANGUAGES},
+                             "docs": {lang: meaning(lang, o.doc) for lang in LANGUAGES}}
                             for o in rules.option_specs],
-                "glossary": {word: list(meaning) for word, meaning in glossary.items()},
-                "signal_names": {word: list(meaning) for word, meaning in signal_names.items()}}
+                # Each term's meaning in the page's languages, in their order (Italian, English).
+                "glossary": {word: [meaning(lang, term.meaning) for lang in LANGUAGES]
+                             for word, term in glossary.items()},
+                "signal_names": {word: [meaning(lang, term.meaning) for lang in LANGUAGES]
+                                 for word, term in signal_names.items()}}
 
     games = {"games": [game_entry(name, rules) for name, rules in GAMES.items()], "levels": list(LEVELS),
-             "cards": {"suit_names": {lang: list(names) for lang, names in SUIT_NAMES.items()},
-                       "rank_names": {lang: list(names) for lang, names in RANK_NAMES.items()}}}
+             "cards": {"suit_names": {lang: [message(lang, f"suit_{s}") for s in SUITS] for lang in LANGUAGES},
+                       "rank_names": {lang: [message(lang, f"rank_{r}") for r in RANKS] for lang in LANGUAGES}}}
 
     @app.get("/api/games")
     async def list_games() -> dict[str, Any]:

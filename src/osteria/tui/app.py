@@ -874,7 +874,7 @@ class TableApp(App[int]):
         try:
             self.match.play(action)
         except IllegalAction as exc:
-            self.set_message(say(self.lang, "not_allowed", why=exc))
+            self.set_message(say(self.lang, "not_allowed", why=self.view.reason(exc.reason)))
             return
         self.turn += 1
         self.picked, self.card_filter, self.digits = [], None, ""
@@ -1072,10 +1072,11 @@ class TableApp(App[int]):
             try:
                 match.declare_last_round(self.human)  # refused: the engine says why
             except IllegalAction as exc:
+                why = say(self.lang, "last_round_none", why=self.view.reason(exc.reason))
                 if self.screen is self.screen_stack[0]:
-                    self.set_message(say(self.lang, "last_round_none", why=exc))
+                    self.set_message(why)
                 else:
-                    self.notify(say(self.lang, "last_round_none", why=exc))
+                    self.notify(why)
             return
 
         async def chosen(answer: str | None) -> None:

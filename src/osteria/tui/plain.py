@@ -204,7 +204,7 @@ class PlainTable:
                     self.match.play(normalise(text))
                     return None
                 except IllegalAction as exc:
-                    self.show(self.say("not_allowed", why=exc))
+                    self.show(self.say("not_allowed", why=self.view.reason(exc.reason)))
 
     def last_round_command(self) -> None:
         """``mano``: declare the match's last round, where the game lets the person's seat do it
@@ -214,7 +214,7 @@ class PlainTable:
             try:
                 self.match.declare_last_round(self.human)  # refused: the engine says why
             except IllegalAction as exc:
-                self.show(self.say("last_round_none", why=exc))
+                self.show(self.say("last_round_none", why=self.view.reason(exc.reason)))
             return
         self.output.flush()
         try:

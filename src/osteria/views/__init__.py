@@ -31,7 +31,8 @@ VIEWS: dict[str, type[TableView]] = {
 def view_for(game: Game, lang: str, names: Sequence[str], seat: int) -> TableView:
     """The view of a game's rules object (its ``name`` picks the view) for one seat, in the
     game's own words."""
-    return VIEWS.get(game.name, TableView)(lang, names, seat, game.glossary(), game.signals_in_play())
+    labels = {spec.name: spec.label for spec in type(game).option_specs if spec.label}
+    return VIEWS.get(game.name, TableView)(lang, names, seat, game.glossary(), game.signals_in_play(), labels)
 
 
 __all__ = ["VIEWS", "CalabresellaView", "QuattrigghiuView", "SancagnaView", "TableView", "TraversoneView",

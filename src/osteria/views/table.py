@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
-from osteria.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_named, card_symbol, rank_of, suit_of
+from osteria.cards import SUIT_SYMBOLS, SUITS, card_named, card_symbol, rank_of, suit_of
 from osteria.engine import Terms, side_of
-from osteria.i18n import DEFAULT_LANGUAGE, TERM_COLUMN, gloss, message, term
+from osteria.i18n import DEFAULT_LANGUAGE, SUIT_KEYS, Reason, gloss, meaning, message
 from osteria.rules.tressette_family import STRENGTH
 
 Observation = Mapping[str, Any]
@@ -95,12 +95,14 @@ class TableView:
     # Game words as players say them, where the action strings write them without accents.
     spoken: ClassVar[Mapping[str, str]] = {}
 
-    def __init__(self, lang: str, names: Sequence[str], seat: int, glossary: Terms, signal_names: Terms) -> None:
+    def __init__(self, lang: str, names: Sequence[str], seat: int, glossary: Terms, signal_names: Terms,
+                 option_labels: Mapping[str, str] | None = None) -> None:
         self.lang = lang
         self.names = list(names)
         self.seat = seat
         self.glossary = glossary
         self.signal_names = signal_names
+        self.option_labels = option_labels or {}  # each rules option's name, in English for the catalogs
 
     def say(self, key: str, **values: object) -> str:
         return message(self.lang, key, **values)
@@ -132,12 +134,12 @@ class TableView:
         """A game term as said; at an English table with its meaning (an Italian table needs none:
         the ? command lists the glossary). ``tables`` to look it up in, the glossary by default."""
         said = self.spoken.get(word, word)
-        meaning = gloss(word, self.lang, *(tables or (self.glossary, self.signal_names))) if self.lang == "en" else None
-        return f"{said} ({meaning})" if meaning else said
+        explained = gloss(word, self.lang, *(tables or (self.glossary, self.signal_names)))
+        return f"{said} ({explained})" if explained and self.lang != DEFAULT_LANGUAGE else said
 
     def suit(self, suit: int) -> str:
         """A suit by name and symbol: spade ♠."""
-        return f"{SUIT_NAMES[self.lang][suit]} {SUIT_SYMBOLS[suit]}"
+        return f"{self.say(SUIT_KEYS[suit])} {SUIT_SYMBOLS[suit]}"
 
     def per_seat(self, values: Sequence[object]) -> str:
         """One value per seat, after each seat's name."""
@@ -161,6 +163,11 @@ class TableView:
         """A seat's name after a preposition ("presa da te")."""
         return self.say("you_object") if seat == self.seat else self.name(seat)
 
+    def reason(self, why: Reason) -> str:
+        """Why the rules refuse an action, in the table's language; a seat is named as an object
+        ("tocca a te"), which every language's sentence is written around."""
+        return why.say(self.lang, self.name_object)
+
     def value(self, value: object, *, nested: bool = False) -> str:
         """Any JSON value, with cards as symbols and seats left as numbers."""
         if isinstance(value, str):
@@ -183,8 +190,19 @@ class TableView:
                           dealer=self.name(obs.get("dealer")))]
         options = obs.get("options")
         if options:
-            lines.append(self.say("options", options=self.value(options)))
+            lines.append(self.say("options", options=" · ".join(self.option(k, v) for k, v in options.items())))
         return lines
+
+    def option(self, name: str, value: object) -> str:
+        """A rules option as the table says it: its name, then its value (a game's word stays as is)."""
+        label = meaning(self.lang, self.option_labels[name]) if name in self.option_labels else name
+        if isinstance(value, bool):
+            shown = self.say("option_yes" if value else "option_no")
+        elif isinstance(value, list):
+            shown = ", ".join(self.value(v) for v in value) or self.say("option_none")
+        else:
+            shown = self.value(value)
+        return self.say("option_item", label=label, value=shown)
 
     def table(self, obs: Observation) -> list[str]:
         """Everything the seat sees at its turn, its hand last, nearest to the choices."""
@@ -306,10 +324,10 @@ class TableView:
         if self.signal_names:
             lines.append(self.say("signal_list"))
             for typed, entry in self.signal_names.items():
-                said, meaning = entry[TERM_COLUMN[DEFAULT_LANGUAGE]], term(entry, self.lang)
+                said, explained = entry.said or typed, meaning(self.lang, entry.meaning)
                 # As said at the table, then as typed where it differs (ho l'asso, ho_asso).
                 line = self.say("signal_entry", said=said, typed=typed) if said != typed else f"  {said}"
-                lines.append(f"{line}: {meaning}" if meaning != said else line)
+                lines.append(f"{line}: {explained}" if explained != said else line)
         return lines
 
     # -- results -----------------------------------------------------------------------------
