@@ -169,9 +169,9 @@ def layer_speeds(game: str, seats: int | None = None, seconds: float = 1.0, deal
 
 def report(games: Iterable[str] | None = None, seconds: float = 1.0, out: Callable[[str], None] = print) -> None:
     """A table of each game's layers, with each layer's overhead as a ratio to the engine."""
-    out(f"{'environment steps, same random deals':38} {'steps/s':>10} {'engine/layer':>13}")
+    out(f"{'decisions, same random deals':38} {'decisions/s':>11} {'engine/layer':>13}")
     for game in games or GAMES:
         speeds = layer_speeds(game, seconds=seconds)
         engine = speeds[0].steps_per_s
         for s in speeds:
-            out(f"{game + ' ' + s.layer:38} {s.steps_per_s:10.0f} {engine / s.steps_per_s:12.1f}x")
+            out(f"{game + ' ' + s.layer:38} {s.steps_per_s:11.0f} {engine / s.steps_per_s:12.1f}x")
