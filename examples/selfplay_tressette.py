@@ -4,8 +4,8 @@
     python examples/selfplay_tressette.py [--deals 1500] [--iterations 3] [--arena-deals 1000]
 
 1. Imitation: the rule-based player plays every seat of ``--deals`` deals (``selfplay``); the
-   records become a dataset (``osteria.datasets``: the observation tensor, the legal-action
-   mask and the action of every decision, in Parquet) and a small network (one hidden layer,
+   records become a dataset (``osteria.datasets``: the observation tensor, the legal actions
+   and the action of every decision, in Parquet) and a small network (one hidden layer,
    a softmax over the legal actions) learns to choose as it did.
 2. Improvement: ``--iterations`` times, the policy plays ``--improve-deals`` boards against the
    rule-based player, both sides of every board, choosing at random by its own probabilities;
@@ -37,7 +37,7 @@ from osteria.arena import Config, run
 from osteria.arena.duplicate import ProcessBackend
 from osteria.arena.selfplay import selfplay
 from osteria.bots import BOTS, Bot
-from osteria.datasets import arrays, export, records_in
+from osteria.datasets import arrays, dense_masks, export, records_in
 from osteria.envs.encoding import Encoding, encoding
 
 GAME = "tressette"
@@ -172,11 +172,14 @@ def seat_learner(network: Network, code: Encoding, *, explore: bool) -> None:
 
 
 def dataset(config: Config, folder: Path, name: str, backend: ProcessBackend) -> dict[str, np.ndarray]:
-    """Self-play, its records turned into a Parquet dataset, read back as arrays."""
+    """Self-play, its records turned into a Parquet dataset, read back as arrays, with the legal
+    actions as dense masks (``mask``) for the network's softmax."""
     records, data = folder / f"{name}.jsonl", folder / f"{name}.parquet"
     selfplay(config, records, rotate=True, backend=backend)
     export(records_in(records), data)
-    return arrays(data)
+    columns = arrays(data)
+    columns["mask"] = dense_masks(columns["legal"], encoding(GAME).action_size)
+    return columns
 
 
 def margins(data: Mapping[str, np.ndarray]) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Datasets from records: one row per decision, read back equal from JSON lines and Parquet, with
-rewards as the games score the deals, masks that hold the action taken, and observations taken
-before the action."""
+rewards as the games score the deals, legal actions that hold the action taken, and observations
+taken before the action."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import osteria
 from osteria.arena import Config
 from osteria.arena.selfplay import selfplay
 from osteria.cli import main
-from osteria.datasets import COLUMNS, arrays, export, read, records_in, rows
+from osteria.datasets import COLUMNS, arrays, dense_masks, export, read, records_in, rows
 from osteria.envs.encoding import encoding
 
 pytest.importorskip("pyarrow")
@@ -40,7 +40,7 @@ def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 def test_rows_read_back_equal_from_json_lines_and_parquet(played: tuple[Config, Path], tmp_path: Path) -> None:
     _, path = played
-    expected = [{**row, "observation": row["observation"].tolist(), "mask": row["mask"].tolist()}
+    expected = [{**row, "observation": row["observation"].tolist(), "legal": row["legal"].tolist()}
                 for row in rows(records_in(path))]
     assert export(records_in(path), tmp_path / "data.jsonl") == len(expected)
     assert export(records_in(path), tmp_path / "data.parquet", batch_size=50) == len(expected)
@@ -49,7 +49,12 @@ def test_rows_read_back_equal_from_json_lines_and_parquet(played: tuple[Config, 
     assert all(tuple(row) == COLUMNS for row in expected)
     from_json, from_parquet = arrays(tmp_path / "data.jsonl"), arrays(tmp_path / "data.parquet")
     for name in COLUMNS:
-        assert from_json[name].tolist() == from_parquet[name].tolist() == [row[name] for row in expected]
+        if name == "legal":  # one array per row, of its own length
+            assert [list(x) for x in from_json[name]] == [list(x) for x in from_parquet[name]] \
+                == [row[name] for row in expected]
+            assert all(x.dtype == np.int32 for x in from_parquet[name])
+        else:
+            assert from_json[name].tolist() == from_parquet[name].tolist() == [row[name] for row in expected]
     assert from_parquet["observation"].dtype == np.float32 and from_parquet["observation"].shape[0] == len(expected)
 
 
@@ -79,14 +84,31 @@ def test_rewards_are_the_deals_deltas_for_each_seat(played: tuple[Config, Path])
         assert all(by_seat[1] == by_seat[3] for by_seat in rewards.values())
 
 
-def test_the_mask_holds_the_action_taken_and_the_words_match_the_encoding(played: tuple[Config, Path]) -> None:
+def test_the_legal_actions_hold_the_action_taken_and_the_words_match_the_encoding(
+        played: tuple[Config, Path]) -> None:
     config, path = played
     code = encoding(config.game, config.seats, **config.options)
     for row in rows(records_in(path)):
-        assert len(row["mask"]) == code.action_size and len(row["observation"]) == code.observation_size
-        assert row["mask"][row["action"]] == 1
+        assert len(row["observation"]) == code.observation_size
+        assert list(row["legal"]) == sorted(set(row["legal"])) and row["action"] in row["legal"]
         assert code.action_word(row["action"]) == row["action_word"]
-        assert all(code.action_index(code.action_word(i)) == i for i, legal in enumerate(row["mask"]) if legal)
+        assert all(code.action_index(code.action_word(i)) == i for i in row["legal"])
+
+
+def test_the_legal_actions_are_stored_sparsely_and_make_the_dense_masks(tmp_path: Path) -> None:
+    # A scarto at three seats is one of 91,390 indices: a row keeps only the legal ones.
+    config = Config("calabresella", ("heuristic",), 2, seed=1, seats=3)  # a deal with a scarto
+    selfplay(config, tmp_path / "records.jsonl")
+    assert export(records_in(tmp_path / "records.jsonl"), tmp_path / "data.parquet") > 0
+    data = arrays(tmp_path / "data.parquet")
+    code = encoding("calabresella", 3)
+    masks = dense_masks(data["legal"], code.action_size)
+    assert masks.shape == (len(data["action"]), code.action_size) and masks.dtype == np.int8
+    assert (masks[np.arange(len(masks)), data["action"]] == 1).all()
+    assert masks.sum(axis=1).tolist() == [len(x) for x in data["legal"]]
+    scarti = [len(legal) for legal, word in zip(data["legal"], data["action_word"], strict=True)
+              if word.startswith("scarto")]
+    assert scarti and all(n == 1820 for n in scarti)  # C(16, 4): any four of the caller's sixteen cards
 
 
 def test_the_observation_is_the_deciders_before_its_action(played: tuple[Config, Path]) -> None:

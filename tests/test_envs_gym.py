@@ -10,6 +10,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from osteria.engine import RulesError
+from osteria.envs.actions import DONE
+from osteria.envs.encoding import encoding
 from osteria.envs.gym import OsteriaGymEnv, env_id
 from osteria.rules import GAMES
 
@@ -25,30 +27,52 @@ def test_gymnasiums_env_checker_passes(game: str, seats: int) -> None:
 
 
 def play(env: OsteriaGymEnv, seed: int) -> tuple[float, list[int]]:
-    """Random legal actions of the learner to the end of the episode: its reward and actions."""
+    """Random legal steps of the learner to the end of the episode: its reward and steps."""
     observation, _ = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    total, actions, done = 0.0, [], False
+    total, steps, done = 0.0, [], False
     while not done:
-        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
-        actions.append(action)
-        observation, reward, done, truncated, info = env.step(action)
+        step = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        steps.append(step)
+        observation, reward, done, truncated, info = env.step(step)
         assert not truncated and not info
         total += float(reward)
-    return total, actions
+    return total, steps
 
 
 @pytest.mark.parametrize(("game", "opponents"), [("tressette", "facile"), ("traversone", "medio"),
                                                  ("quattrigghiu", "heuristic"), ("calabresella", "random")])
 def test_the_learner_gets_its_own_deal_delta_against_the_bots(game: str, opponents: str) -> None:
     env = OsteriaGymEnv(game, seat=1, opponents=opponents)
-    total, actions = play(env, 3)
+    observation, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    total, spelled, words, done = 0.0, [], [], False
+    while not done:
+        step = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, done, _, _ = env.step(step)
+        total += float(reward)
+        words += [env.actions.step_word(step)] if env.actions.step_word(step) != DONE else []
+        if not env.chosen:  # an action spelled whole
+            spelled.append(sorted(words))
+            words = []
     assert env.match is not None and len(env.match.results) == 1
     sign = -1 if GAMES[game].lower_wins else 1
     assert total == sign * env.match.results[0].delta[1]
-    # The learner's actions are exactly seat 1's; the bots played every other seat.
+    # The learner's steps spell exactly seat 1's actions; the bots played every other seat.
+    deal = env.match.deals[0].deal
+    assert spelled == [sorted(deal.action_str(a).split()) for s, a in deal.history if s == 1]
+
+
+def test_the_learner_may_play_whole_actions() -> None:
+    env = OsteriaGymEnv("tressette", seat=1, opponents="random", actions="whole")
+    assert env.action_space.n == encoding("tressette").action_size
+    _, actions = play(env, 3)
+    assert env.match is not None
     deal = env.match.deals[0].deal
     assert [env.encoding.action_word(a) for a in actions] == [deal.action_str(a) for s, a in deal.history if s == 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(OsteriaGymEnv("calabresella", 3, opponents="random", actions="whole"), skip_render_check=True)
 
 
 def test_the_margin_reward_is_the_learners_points_less_the_other_sides() -> None:
@@ -80,7 +104,7 @@ def test_an_action_outside_the_mask_ends_the_episode_with_the_penalty() -> None:
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated) == (-3.0, True)
-    assert info["illegal_action"] == env.encoding.action_word(illegal)
+    assert f"{env.actions.step_word(illegal)!r} (step {illegal}) leads to no legal action" in info["illegal_action"]
 
 
 def test_bad_settings_are_refused() -> None:

@@ -10,6 +10,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
+from osteria.envs.actions import DONE
 from osteria.envs.openspiel import OsteriaBot, register, short_name
 from osteria.envs.speed import chance_outcomes, play_random_deals
 from osteria.rules import GAMES
@@ -37,9 +38,13 @@ def test_replayed_engine_deals_end_with_the_engines_result(game: str, seats: int
         for outcome in chance_outcomes(played):
             assert state.is_chance_node()
             state.apply_action(outcome)
-        for word in played.words:
-            index = next(a for a in state.legal_actions() if state.action_to_string(state.current_player(), a) == word)
-            state.apply_action(index)
+        for word in played.words:  # spelled a word a step
+            player = state.current_player()
+            for part in word.split():
+                state.apply_action(next(a for a in state.legal_actions() if state.action_to_string(player, a) == part))
+            if state.chosen:  # spelled whole, but a longer action goes on from it: done
+                assert state.action_to_string(player, state.legal_actions()[-1]) == DONE
+                state.apply_action(state.legal_actions()[-1])
         assert state.is_terminal()
         sign = -1 if GAMES[game].lower_wins else 1
         assert state.returns() == [sign * d for d in played.match.results[0].delta]
@@ -224,3 +229,53 @@ def test_a_resampled_state_holds_the_information_state_it_was_sampled_from(game:
             sample = state.resample_from_infostate(player, rng.random)
             assert sample.information_state_string(player) == state.information_state_string(player)
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+def test_actions_are_spelled_a_word_a_step_in_a_narrow_space(game: str, seats: int) -> None:
+    loaded = pyspiel.load_game(short_name(game), {"players": seats})
+    assert loaded.num_distinct_actions() <= 300
+    assert loaded.get_parameters()["actions"] == "steps"
+
+
+def test_whole_actions_are_a_parameter() -> None:
+    loaded = pyspiel.load_game("osteria_calabresella", {"players": 3, "actions": "whole"})
+    assert loaded.num_distinct_actions() == 91_592
+    pyspiel.random_sim_test(loaded, num_sims=1, serialize=False, verbose=False)
+    with pytest.raises(ValueError, match="actions must be one of steps, whole"):
+        pyspiel.load_game("osteria_calabresella", {"actions": "cards"})
+
+
+def test_the_choice_so_far_is_in_the_choosers_information_state_alone() -> None:
+    loaded = pyspiel.load_game("osteria_calabresella", {"players": 3})
+    rng = random.Random(4)
+    for _ in range(100):
+        state = loaded.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            player = state.current_player()
+            words = [state.action_to_string(player, a) for a in state.legal_actions()]
+            if words == ["scarto"]:
+                break
+            calls = [a for a, w in zip(state.legal_actions(), words, strict=True) if w in ("chiamo", "cedo")]
+            state.apply_action(rng.choice(calls or state.legal_actions()))
+        else:
+            continue
+        others = [p for p in range(3) if p != player]
+        seen = {p: (state.information_state_string(p), state.information_state_tensor(p)) for p in others}
+        size = len(state.observation_tensor(player))
+        own = [state.information_state_tensor(player)[:size]]
+        for _ in range(4):
+            state.apply_action(rng.choice(state.legal_actions()))
+            assert state.current_player() == player and state.chosen
+            assert json.loads(state.information_state_string(player))["choosing"] == state.chosen
+            own.append(state.information_state_tensor(player)[:size])
+            assert {p: (state.information_state_string(p), state.information_state_tensor(p)) for p in others} == seen
+            # The player's resampled states hold its choice so far.
+            sample = state.resample_from_infostate(player, rng.random)
+            assert sample.chosen == state.chosen and sample.legal_actions() == state.legal_actions()
+        assert len({tuple(t) for t in own}) == 5
+        return
+    pytest.fail("no scarto in 100 deals")

@@ -126,3 +126,43 @@ def test_bad_environment_settings_are_refused() -> None:
         env("tressette", reward="glory")
     with pytest.raises(RulesError, match="played by"):
         env("quattrigghiu", 5)
+
+
+def test_whole_actions_pass_the_api_test() -> None:
+    e = env("calabresella", 3, actions="whole")
+    assert e.action_space("seat_0").n == 91_592
+    api_test(e, num_cycles=100)
+
+
+def test_a_scarto_is_four_steps_of_the_caller_that_no_other_seat_sees() -> None:
+    for seed in range(100):
+        e = env("calabresella", 3)
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while e.match is not None and not e.match.results:
+            steps = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+            words = [e.actions.step_word(int(s)) for s in steps]
+            if words == ["scarto"]:
+                break
+            calls = [s for s, w in zip(steps, words, strict=True) if w in ("chiamo", "cedo")]
+            e.step(int(rng.choice(calls or steps)))
+        else:
+            continue
+        caller = e.agent_selection
+        others = {agent: e.observe(agent) for agent in e.agents if agent != caller}
+        deal = e.match.deals[0].deal
+        e.step(e.actions.step_index("scarto"))
+        chosen = []
+        for k in range(4):
+            assert e.agent_selection == caller and sorted(e.chosen) == sorted(["scarto", *chosen])
+            for agent, seen in others.items():  # the caller's choice so far is its own
+                assert all(np.array_equal(seen[key], e.observe(agent)[key]) for key in seen)
+            card = int(rng.choice(np.flatnonzero(e.observe(caller)["action_mask"])))
+            chosen.append(e.actions.step_word(card))
+            before = len(deal.history)
+            e.step(card)
+            assert len(deal.history) == before + (k == 3)  # nothing played until the fourth card
+        assert e.chosen == []
+        assert sorted(deal.action_str(deal.history[-1][1]).split()) == sorted(["scarto", *chosen])
+        return
+    pytest.fail("no scarto in 100 deals")

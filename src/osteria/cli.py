@@ -185,7 +185,7 @@ def _parser() -> argparse.ArgumentParser:
     _backend_arguments(selfplay)
 
     dataset = sub.add_parser("dataset", help="turn records into a dataset of decisions for learning",
-                             description="One row per decision: the observation tensor, the legal-action mask, "
+                             description="One row per decision: the observation tensor, the legal actions (indices), "
                                          "the action taken and the deal's reward for that seat.")
     dataset.add_argument("records", nargs="+", help="record files: one record, or JSON lines of records")
     dataset.add_argument("--out", required=True, help="the dataset: FILE.jsonl or FILE.parquet")

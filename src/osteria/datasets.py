@@ -1,7 +1,8 @@
 """Datasets for learning, from the records of arena or self-play runs.
 
 One row per decision: the observation of the seat that chose, as the fixed-size tensor of
-``osteria.envs.encoding``, the mask of its legal actions, the action it took (index and word)
+``osteria.envs.encoding``, its legal actions (their indices: a sparse mask), the action it took
+(index and word)
 and the deal's reward for that seat. Every record is replayed and checked first, so a dataset
 holds only legal play. Written as JSON lines or Parquet (``osteria[data]``), chosen by the file's
 suffix; ``read`` gives the rows back, ``arrays`` the columns as numpy arrays, ready for learning.
@@ -10,8 +11,9 @@ Columns: ``game``, ``seats``, ``options`` (the record's options, as JSON), ``dea
 (``"R/D"``: deal D of the R-th record, both from 0), ``step`` (the action's index in the deal),
 ``seat`` (the seat that chose, whose observation it is), ``to_move`` (the seat whose move it
 was: the same, except that a dummy's partner chooses for the dummy), ``player`` (the name of the
-seat that chose, in the record), ``observation`` (float32), ``mask`` (int8, 1 where legal),
-``action``, ``action_word``, ``reward``: the deal's score for that seat as the game counts it
+seat that chose, in the record), ``observation`` (float32), ``legal`` (the indices of the legal
+actions in the encoding's whole-action space, ascending; :func:`dense_masks` makes them 0/1
+rows), ``action``, ``action_word``, ``reward``: the deal's score for that seat as the game counts it
 (its ``delta`` in the replay output; partners score alike), negated where the lower score is the
 better (Traversone), so that higher is always better, as in the environments' rewards.
 Only finished deals are exported: an unfinished one has no reward yet.
@@ -32,14 +34,14 @@ from osteria.engine import JSON, Match
 from osteria.envs.encoding import Encoding, encoding
 from osteria.records import RecordError, replay
 
-COLUMNS = ("game", "seats", "options", "deal_id", "step", "seat", "to_move", "player", "observation", "mask",
+COLUMNS = ("game", "seats", "options", "deal_id", "step", "seat", "to_move", "player", "observation", "legal",
            "action", "action_word", "reward")
 FORMATS = (".jsonl", ".parquet")
 
 
 def decisions(played: Match, number: int, encoder: Encoding) -> Iterator[dict[str, Any]]:
     """The rows of a replayed record (the ``number``-th of its file), with the observation and the
-    mask as numpy arrays."""
+    legal actions' indices as numpy arrays."""
     game = played.game
     options = json.dumps(game.changed_options(), sort_keys=True)
     sense = game.sense
@@ -53,7 +55,8 @@ def decisions(played: Match, number: int, encoder: Encoding) -> Iterator[dict[st
             "game": game.name, "seats": game.seats, "options": options, "deal_id": f"{number}/{d}",
             "step": len(stepping.deals[d].deal.history), "seat": seat, "to_move": to_move,
             "player": played.players[seat],
-            "observation": encoder.observe(observation), "mask": encoder.mask(observation["legal_actions"]),
+            "observation": encoder.observe(observation),
+            "legal": np.array(sorted(encoder.action_index(a) for a in observation["legal_actions"]), np.int32),
             "action": encoder.action_index(word), "action_word": word,
             "reward": float(sense * played.results[d].delta[seat]),
         }
@@ -116,7 +119,7 @@ def _export(records: Iterable[dict[str, JSON]], out: Path, batch_size: int) -> i
     if out.suffix == ".jsonl":
         with out.open("w", encoding="utf-8") as file:
             for row in rows(records):
-                row.update(observation=row["observation"].tolist(), mask=row["mask"].tolist())
+                row.update(observation=row["observation"].tolist(), legal=row["legal"].tolist())
                 file.write(json.dumps(row, ensure_ascii=False) + "\n")
                 count += 1
         return count
@@ -125,28 +128,27 @@ def _export(records: Iterable[dict[str, JSON]], out: Path, batch_size: int) -> i
     decided = rows(records)
     try:
         while batch := list(islice(decided, batch_size)):
-            sizes = {(len(row["observation"]), len(row["mask"])) for row in batch}
+            sizes = {len(row["observation"]) for row in batch}
             if writer is None:
-                writer = pq.ParquetWriter(out, _schema(pa, *next(iter(sizes))))
-            if sizes != {(writer.schema.field("observation").type.list_size,
-                          writer.schema.field("mask").type.list_size)}:
+                writer = pq.ParquetWriter(out, _schema(pa, next(iter(sizes))))
+            if sizes != {writer.schema.field("observation").type.list_size}:
                 raise ValueError(f"{out}: a Parquet dataset holds one encoding; write each game (and player count) "
                                  "to a file of its own, or use .jsonl")
             writer.write_table(_table(pa, writer.schema, batch))
             count += len(batch)
         if writer is None:  # no decisions: an empty table all the same
-            pq.write_table(_schema(pa, 0, 0).empty_table(), out)
+            pq.write_table(_schema(pa, 0).empty_table(), out)
     finally:
         if writer is not None:
             writer.close()
     return count
 
 
-def _schema(pa: Any, observation_size: int, action_size: int) -> Any:
+def _schema(pa: Any, observation_size: int) -> Any:
     return pa.schema([
         ("game", pa.string()), ("seats", pa.int8()), ("options", pa.string()), ("deal_id", pa.string()),
         ("step", pa.int16()), ("seat", pa.int8()), ("to_move", pa.int8()), ("player", pa.string()),
-        ("observation", pa.list_(pa.float32(), observation_size)), ("mask", pa.list_(pa.int8(), action_size)),
+        ("observation", pa.list_(pa.float32(), observation_size)), ("legal", pa.list_(pa.int32())),
         ("action", pa.int32()), ("action_word", pa.string()), ("reward", pa.float32()),
     ])
 
@@ -155,10 +157,15 @@ def _table(pa: Any, schema: Any, batch: list[dict[str, Any]]) -> Any:
     """A Parquet table of rows, the tensors copied as whole blocks rather than number by number."""
     columns = {}
     for field in schema:
-        if field.name in ("observation", "mask"):
+        if field.name == "observation":
             block = np.stack([row[field.name] for row in batch]).ravel()
             columns[field.name] = pa.FixedSizeListArray.from_arrays(pa.array(block, field.type.value_type),
                                                                     field.type.list_size)
+        elif field.name == "legal":
+            lists = [row[field.name] for row in batch]
+            offsets = np.concatenate([[0], np.cumsum([len(x) for x in lists])]).astype(np.int32)
+            columns[field.name] = pa.ListArray.from_arrays(pa.array(offsets), pa.array(np.concatenate(lists),
+                                                                                        field.type.value_type))
         else:
             columns[field.name] = pa.array([row[field.name] for row in batch], field.type)
     return pa.table(columns, schema=schema)
@@ -176,23 +183,44 @@ def read(path: Path) -> list[dict[str, Any]]:
 
 
 def arrays(path: Path) -> dict[str, npt.NDArray[Any]]:
-    """The columns of a dataset file as numpy arrays, one entry per row: ``observation`` and
-    ``mask`` two-dimensional (rows by size), strings as object arrays."""
+    """The columns of a dataset file as numpy arrays, one entry per row: ``observation``
+    two-dimensional (rows by size), ``legal`` an object array of int32 arrays (one per row, of its
+    own length), strings as object arrays."""
     if path.suffix == ".parquet":
         _, pq = _pyarrow()
         table = pq.read_table(path)
         columns = {}
         for name in table.column_names:
             column = table.column(name).combine_chunks()
-            if name in ("observation", "mask"):
+            if name == "observation":
                 columns[name] = column.values.to_numpy().reshape(len(column), column.type.list_size)
+            elif name == "legal":
+                columns[name] = _ragged(np.split(column.values.to_numpy(), column.offsets.to_numpy()[1:-1]))
             else:
                 columns[name] = column.to_numpy(zero_copy_only=False)
         return columns
     table_rows = read(path)
-    types = {"observation": np.float32, "mask": np.int8, "reward": np.float32}
-    return {name: np.array([row[name] for row in table_rows], types.get(name, object if name in _TEXT else np.int64))
-            for name in COLUMNS}
+    types = {"observation": np.float32, "reward": np.float32}
+    columns = {name: np.array([row[name] for row in table_rows], types.get(name, object if name in _TEXT else np.int64))
+               for name in COLUMNS if name != "legal"}
+    columns["legal"] = _ragged([np.array(row["legal"], np.int32) for row in table_rows])
+    return {name: columns[name] for name in COLUMNS}
+
+
+def _ragged(arrays: list[npt.NDArray[np.int32]]) -> npt.NDArray[Any]:
+    """An object array holding arrays of different lengths (numpy would make a 2-D one of equal ones)."""
+    column = np.empty(len(arrays), object)
+    column[:] = arrays
+    return column
+
+
+def dense_masks(legal: npt.NDArray[Any], action_size: int) -> npt.NDArray[np.int8]:
+    """The rows' legal actions (``arrays(path)["legal"]``) as 0/1 masks over an action space
+    of ``action_size`` (``encoding(...).action_size``): rows by action_size, int8."""
+    masks = np.zeros((len(legal), action_size), np.int8)
+    for row, indices in enumerate(legal):
+        masks[row, indices] = 1
+    return masks
 
 
 _TEXT = ("game", "options", "deal_id", "player", "action_word")

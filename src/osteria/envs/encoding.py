@@ -11,6 +11,8 @@ The action space lists every action word of the game in the order of the rules m
 action numbering; Calabresella's discards at three ("scarto" and four cards, one of
 C(40, 4) = 91,390) follow, numbered by the combinatorial number system over the deck.
 ``docs/research.md`` lists each game's blocks; :meth:`Encoding.layout` gives them in code.
+The environments spell actions a word a step over :attr:`Encoding.parts` by default
+(:mod:`osteria.envs.actions`); this flat space is their ``actions="whole"`` and the datasets'.
 """
 
 from __future__ import annotations
@@ -74,12 +76,22 @@ class Encoding:
         self._discards = rules.discard_size()
         self.action_size: int = self._discard_base + (comb(self.deck_size, self._discards)
                                                       if self._discards else 0)
+        # The words actions are made of: the cards in the deck's order, then the game's other
+        # words (keywords, signals, bids, suits) in the order they first come in its actions.
+        spelled = [word.split() for word in self._all_words()]
+        others = dict.fromkeys(w for words in spelled for w in words if w not in self.card_index)
+        self.parts: list[str] = [*self.card_index, *others]
+        self.longest_action = max(len(words) for words in spelled)  # in words
         self.low: Vector = np.concatenate([np.full(b.size, b.bounds[0], np.float32) for b in self.blocks])
         self.high: Vector = np.concatenate([np.full(b.size, b.bounds[1], np.float32) for b in self.blocks])
 
     def __repr__(self) -> str:
         return (f"Encoding({self.game!r}, seats={self.seats}, observation_size={self.observation_size}, "
                 f"action_size={self.action_size})")
+
+    def _all_words(self) -> list[str]:
+        """The game's action words, a discard of cards (named by its first index) included."""
+        return [*self.words, *((self.action_word(self._discard_base),) if self._discards else ())]
 
     def layout(self) -> list[tuple[str, int, tuple[int, ...], str]]:
         """The blocks of the vector: name, offset, shape and meaning."""

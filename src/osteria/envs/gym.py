@@ -5,7 +5,10 @@ PettingZoo environments; its reward is its own reward of each deal (:func:`deal_
 points, or the zero-sum margin). The other seats are bots by name (``make_bot``: a level such
 as ``facile`` or ``medio``, or ``random``, ``heuristic``...), each seeing only its own
 observation. An action outside the mask ends the episode with ``illegal_reward`` and
-``info["illegal_action"]``, so that agents which ignore the mask learn to respect it.
+``info["illegal_action"]``, so that agents which ignore the mask learn to respect it. The
+learner spells its actions a word a step (``actions="steps"``, the default,
+:mod:`osteria.envs.actions`) or plays each as one step (``actions="whole"``); the bots always
+play whole actions.
 
 When an episode ends, the next one is dealt at once (from the same generator, so the episodes
 are those that ``reset()`` would deal) and the terminal observation carries its action mask:
@@ -24,6 +27,7 @@ from gymnasium import spaces
 
 from osteria.bots import Bot, make_bot
 from osteria.engine import JSON, Match, RulesError
+from osteria.envs.actions import action_space
 from osteria.envs.encoding import encoding
 from osteria.envs.pettingzoo import (
     RENDER_MODES,
@@ -51,9 +55,10 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
 
     def __init__(self, game: str, seats: int | None = None, *, seat: int = 0, opponents: str = "medio",
                  episode: str = "deal", reward: str = "points", illegal_reward: float = -10.0,
-                 render_mode: str | None = None, **options: JSON) -> None:
+                 actions: str = "steps", render_mode: str | None = None, **options: JSON) -> None:
         check_settings(episode, reward, render_mode)
         self.encoding = encoding(game, seats, **options)
+        self.actions = action_space(self.encoding, actions)
         self.rules = self.encoding.rules
         if not isinstance(seat, int) or not 0 <= seat < self.rules.seats:
             raise RulesError(f"seat must be from 0 to {self.rules.seats - 1}, not {seat!r}")
@@ -63,9 +68,10 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
         self.seat, self.opponents, self.episode, self.reward = seat, opponents, episode, reward
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.encoding)
-        self.action_space = spaces.Discrete(self.encoding.action_size)
+        self.observation_space = observation_space(self.actions)
+        self.action_space = spaces.Discrete(self.actions.size)
         self.match: Match | None = None
+        self.chosen: list[str] = []  # the words the learner has chosen of its action so far
         self.bots: dict[int, Bot] = {}
         self.over = False  # whether the current episode has ended
         self._next: tuple[Match, dict[int, Bot]] | None = None  # dealt when the last episode ended
@@ -77,8 +83,8 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
             self._drop_next()
         self._close_bots()
         self.match, self.bots = self._next or self._deal()
-        self._next, self.over = None, False
-        observation = observe_seat(self.encoding, self.match, self.seat)
+        self._next, self.over, self.chosen = None, False, []
+        observation = observe_seat(self.actions, self.match, self.seat)
         self._render_human()
         return observation, {}
 
@@ -118,23 +124,26 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
         assert match is not None, "reset() the environment first"
         if self.over:
             raise RuntimeError("the episode is over: reset() the environment")
-        word = self.encoding.action_word(int(action))
         info: dict[str, Any] = {}
-        if word not in match.observation(self.seat)["legal_actions"]:
-            reward, info["illegal_action"] = self.illegal_reward, word
-            self.over = True
+        reward = 0.0
+        try:
+            self.chosen, word = self.actions.choose(match.legal_actions(), self.chosen, int(action))
+        except ValueError as exc:
+            reward, info["illegal_action"] = self.illegal_reward, str(exc)
+            self.over, self.chosen = True, []
         else:
-            deals = len(match.results)
-            match.play(word)
-            reward = deal_rewards(match, self.reward)[self.seat] if len(match.results) > deals else 0.0
-            reward += sum(self._bots_play(match, self.bots))
-            self.over = self._episode_over(match)
-        observation = observe_seat(self.encoding, match, self.seat)
+            if word is not None:  # the action is whole: the engine plays it, then the bots
+                deals = len(match.results)
+                match.play(word)
+                reward = deal_rewards(match, self.reward)[self.seat] if len(match.results) > deals else 0.0
+                reward += sum(self._bots_play(match, self.bots))
+                self.over = self._episode_over(match)
+        observation = observe_seat(self.actions, match, self.seat, self.chosen)
         if self.over:
             # The mask the next episode starts with: a vector environment's autoreset acts on it.
             self._drop_next()
             self._next = self._deal()
-            observation["action_mask"] = observe_seat(self.encoding, self._next[0], self.seat)["action_mask"]
+            observation["action_mask"] = observe_seat(self.actions, self._next[0], self.seat)["action_mask"]
         self._render_human()
         return observation, reward, self.over, False, info
 

@@ -10,10 +10,14 @@ The deal is made of chance nodes: first the dealer (one of the seats, uniformly)
 cards, one chance node per card of the deck, each drawing uniformly among the cards still in
 the pack; the first cards fill the hands in seat order, the rest is the stock as the game
 lays it out (a widow, Sancagna's turned and bottom cards). Every deal is thus equally likely,
-as at the table. Actions are the indices of :mod:`osteria.envs.encoding`; the observation
-tensor is the encoding's vector, and the information-state tensor adds every action the seat
-has seen, in order (perfect recall). The strings are the seat's observation as JSON: the information state with
-the whole history the seat saw, the observation without it. ``resample_from_infostate``
+as at the table. A player's action is spelled a word a step (the parameter ``actions``,
+``steps`` by default, :mod:`osteria.envs.actions`: a scarto is four steps of one card), or is
+one step of the encoding's flat space with ``actions="whole"``. The observation tensor is the
+encoding's vector and the words the player has chosen so far of its action; the
+information-state tensor adds every action the seat has seen, in order (perfect recall). The
+strings are the seat's observation as JSON (its words chosen so far as ``choosing``): the
+information state with the whole history the seat saw, the observation without it.
+``resample_from_infostate``
 deals the hidden cards with the game's own exact sampler and replays the player's history on
 them, so OpenSpiel's ISMCTS (or MCTS on sampled states) can search without peeking;
 :class:`OsteriaBot` makes osteria's own bots OpenSpiel bots.
@@ -34,6 +38,7 @@ import pyspiel  # type: ignore[import-not-found, unused-ignore]
 from osteria.bots import make_bot
 from osteria.cards import CARD_STRINGS
 from osteria.engine import JSON, Deal, Game, RulesError
+from osteria.envs.actions import ACTION_SPACES, ActionSpace, action_space
 from osteria.envs.encoding import Encoding, Vector, encoding
 from osteria.rules import GAMES
 
@@ -73,7 +78,7 @@ def _game_type(name: str, cls: type[Game]) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": cls.default_seats, **_scalar_options(cls)},
+        parameter_specification={"players": cls.default_seats, "actions": ACTION_SPACES[0], **_scalar_options(cls)},
     )
 
 
@@ -81,41 +86,42 @@ class _Setup:
     """The rules and encoding of one loaded game: kept out of the states, which OpenSpiel
     deep-copies attribute by attribute on every clone."""
 
-    def __init__(self, rules: Game) -> None:
+    def __init__(self, rules: Game, actions: str) -> None:
         self.rules = rules
         self.encoding: Encoding = encoding(rules.name, rules.seats, **rules.options)
+        self.actions: ActionSpace = action_space(self.encoding, actions)
         self.sign = float(rules.sense)
         self.max_actions = rules.max_decisions()
         # The words a history's actions are made of (cards, signals, accusi, bids, a discard's
         # name): an action seen is the set of its words, which tells every action from another.
-        words = {w for word in self.encoding.words for w in word.split()} | set(self.encoding.card_index)
-        if rules.discard_size():
-            words.update(self.encoding.action_word(self.encoding.action_size - 1).split())
-        self.history_words = {w: i for i, w in enumerate(sorted(words))}
-        # An engine action and its index name the same word in every deal: remember them.
-        self._index_of: dict[int, int] = {}
-        self._engine_of: dict[int, int] = {}
+        self.history_words = {w: i for i, w in enumerate(self.encoding.parts)}
+        # An engine action and its word are the same in every deal: remember them.
+        self._word_of: dict[int, str] = {}
+        self._engine_of: dict[str, int] = {}
 
-    def index_of(self, deal: Deal, action: int) -> int:
-        index = self._index_of.get(action)
-        if index is None:
-            index = self._index_of[action] = self.encoding.action_index(deal.action_str(action))
-        return index
+    def word_of(self, deal: Deal, action: int) -> str:
+        word = self._word_of.get(action)
+        if word is None:
+            word = self._word_of[action] = deal.action_str(action)
+        return word
 
-    def engine_of(self, deal: Deal, index: int) -> int:
-        action = self._engine_of.get(index)
+    def engine_of(self, deal: Deal, word: str) -> int:
+        action = self._engine_of.get(word)
         if action is None:
-            action = self._engine_of[index] = deal.parse_action(self.encoding.action_word(index))
+            action = self._engine_of[word] = deal.parse_action(word)
         return action
+
+    def legal_words(self, deal: Deal) -> list[str]:
+        return [self.word_of(deal, a) for a in deal.legal()]
 
 
 _SETUPS: dict[str, _Setup] = {}
 
 
-def _setup_of(rules: Game) -> str:
-    key = json.dumps([rules.name, rules.seats, rules.options], sort_keys=True)
+def _setup_of(rules: Game, actions: str) -> str:
+    key = json.dumps([rules.name, rules.seats, rules.options, actions], sort_keys=True)
     if key not in _SETUPS:
-        _SETUPS[key] = _Setup(rules)
+        _SETUPS[key] = _Setup(rules, actions)
     return key
 
 
@@ -129,22 +135,24 @@ class OsteriaGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         cls = GAMES[name]
         seats = int(params.pop("players", cls.default_seats))
+        actions = str(params.pop("actions", ACTION_SPACES[0]))
         try:
             rules = cls(seats, **params)
+            self.setup_key = _setup_of(rules, actions)
         except RulesError as exc:
             raise ValueError(str(exc)) from None
-        self.setup_key = _setup_of(rules)
+        setup = _SETUPS[self.setup_key]
         low, high = _utility_range(rules)
         info = pyspiel.GameInfo(
-            num_distinct_actions=_SETUPS[self.setup_key].encoding.action_size,
+            num_distinct_actions=setup.actions.size,
             max_chance_outcomes=max(len(rules.deck), seats),
             num_players=seats,
             min_utility=low,
             max_utility=high,
             utility_sum=0.0 if rules.zero_sum else None,
-            max_game_length=1 + len(rules.deck) + rules.max_decisions(),
+            max_game_length=1 + len(rules.deck) + rules.max_decisions() * setup.actions.longest,
         )
-        super().__init__(_game_type(name, cls), info, {"players": seats, **{
+        super().__init__(_game_type(name, cls), info, {"players": seats, "actions": actions, **{
             k: v for k, v in rules.options.items() if k in _scalar_options(cls)}})
 
     def new_initial_state(self) -> OsteriaState:
@@ -168,6 +176,7 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         self.dealer = -1
         self.drawn: list[int] = []  # deck indices, in drawing order
         self.deal: Deal | None = None
+        self.chosen: list[str] = []  # the words the player to decide has chosen of its action
 
     @property
     def _setup(self) -> _Setup:
@@ -192,13 +201,17 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         deal = self.deal
         assert deal is not None
         setup = self._setup
-        return sorted(setup.index_of(deal, a) for a in deal.legal())
+        return [int(i) for i in np.flatnonzero(setup.actions.mask(setup.legal_words(deal), self.chosen))]
 
     def _apply_action(self, action: int) -> None:
-        if self.deal is None:
+        deal = self.deal
+        if deal is None:
             self._deal_card(action)
             return
-        self.deal.apply(self._setup.engine_of(self.deal, action))
+        setup = self._setup
+        self.chosen, word = setup.actions.choose(setup.legal_words(deal), self.chosen, action)
+        if word is not None:
+            deal.apply(setup.engine_of(deal, word))
 
     def _deal_card(self, outcome: int) -> None:
         rules = self._setup.rules
@@ -222,7 +235,7 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
             if self.dealer < 0:
                 return f"dealer {action}"
             return f"deal {CARD_STRINGS[self._setup.rules.deck.cards[action]]}"
-        return self._setup.encoding.action_word(action)
+        return self._setup.actions.step_word(action)
 
     def is_terminal(self) -> bool:
         return self.deal is not None and self.deal.over
@@ -235,7 +248,8 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         return [setup.sign * d for d in self.deal.result().delta]
 
     def view(self, seat: int) -> dict[str, JSON]:
-        """What ``seat`` sees, as ``Match.observation`` gives it in a match's first deal."""
+        """What ``seat`` sees, as ``Match.observation`` gives it in a match's first deal, and
+        (``choosing``) the words it has chosen so far of its action, when it decides."""
         deal, rules = self.deal, self._setup.rules
         if deal is None:
             return {"game": rules.name, "seat": seat, "dealing": True}
@@ -245,7 +259,8 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         view.update(game=rules.name, options=dict(rules.options), players=[""] * rules.seats, seat=seat,
                     deal_index=0, results=[],
                     totals=[0] * rules.seats, finished=deal.over, to_move=to_move,
-                    legal_actions=[deal.action_str(a) for a in deal.legal()] if deciding else [])
+                    legal_actions=self._setup.legal_words(deal) if deciding else [],
+                    choosing=self._own_choice(seat))
         return view
 
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> OsteriaState:
@@ -265,13 +280,22 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
             # or action reaches it; the state holds that position with no history, and nothing of
             # the true deal.
             new.dealer, new.deal = dealer, deal
+            new.chosen = self._own_choice(player)
             return new
         for outcome in deal_outcomes(rules, dealer, hands, stock):
             new.apply_action(outcome)
+        actions = self._setup.actions
         for _, action in deal.history:
             assert new.deal is not None
-            new.apply_action(self._setup.index_of(new.deal, action))
+            for step in actions.steps_of(deal.action_str(action), self._setup.legal_words(new.deal)):
+                new.apply_action(step)
+        for word in self._own_choice(player):
+            new.apply_action(actions.step_index(word))
         return new
+
+    def _own_choice(self, player: int) -> list[str]:
+        """The words the player has chosen so far of its action: its own, hidden from the others."""
+        return list(self.chosen) if self.current_player() == player else []
 
     def __str__(self) -> str:
         if self.deal is None:
@@ -324,7 +348,7 @@ class OsteriaObserver:
     def __init__(self, setup: _Setup, perfect_recall: bool) -> None:
         self.setup = setup
         self.perfect_recall = perfect_recall
-        n, size = setup.rules.seats, setup.encoding.observation_size
+        n, size = setup.rules.seats, setup.actions.observation_size
         history = (setup.max_actions, n + len(setup.history_words)) if perfect_recall else (0, 0)
         self.tensor: Vector = np.zeros(size + history[0] * history[1], np.float32)
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {"observation": self.tensor[:size]}
@@ -336,8 +360,7 @@ class OsteriaObserver:
         view = state.view(player)
         if state.deal is None:
             return
-        enc = self.setup.encoding
-        self.dict["observation"][:] = enc.observe(view)
+        self.dict["observation"][:] = self.setup.actions.observe(view, cast(list[str], view["choosing"]))
         if self.perfect_recall:
             self._fill_history(view["history"], player)
 
@@ -359,20 +382,28 @@ class OsteriaObserver:
 
 class OsteriaBot(pyspiel.Bot):  # type: ignore[misc]
     """An osteria bot by name (``pimc``, ``ismcts``, ``hybrid``, a level...) as an OpenSpiel bot
-    for one player: it is given that player's observation and legal actions, never the state."""
+    for one player: it is given that player's observation and legal actions, never the state.
+    Where an action takes several steps it chooses the whole action at its first step and
+    spells it on (among the actions still open, should it find one half chosen)."""
 
     def __init__(self, game: OsteriaGame, player: int, name: str, seed: int | str | None = None) -> None:
         pyspiel.Bot.__init__(self)
         self.setup = _SETUPS[game.setup_key]
         self.player = player
         self.bot = make_bot(name, game=self.setup.rules.name, seed=seed)
+        self.spelling: str | None = None  # the action it is spelling, step by step
 
     def step(self, state: OsteriaState) -> int:
         view = state.view(self.player)
-        return self.setup.encoding.action_index(self.bot.act(view, view["legal_actions"]))
+        actions, chosen = self.setup.actions, cast(list[str], view["choosing"])
+        open_actions = actions.reachable(cast(list[str], view["legal_actions"]), chosen)
+        if self.spelling not in open_actions or not chosen:
+            self.spelling = self.bot.act(view, open_actions)
+        return actions.next_step(self.spelling, chosen)
 
     def restart_at(self, state: OsteriaState) -> None:
-        """Nothing to forget: the bot reads each observation afresh."""
+        """Nothing to forget but the action being spelled: the bot reads each observation afresh."""
+        self.spelling = None
 
 
 def register() -> list[str]:

@@ -3,7 +3,10 @@
 Agents are ``seat_0`` ... ``seat_{n-1}``. The agent selected is the seat that decides (a
 Tressette dummy's partner decides for the dummy, from its own observation, which shows the
 dummy's hand). An observation is ``{"observation": vector, "action_mask": mask}`` from
-:mod:`osteria.envs.encoding`; the mask is all zeros for a seat that is not to decide. Rewards
+:mod:`osteria.envs.encoding`; the mask is all zeros for a seat that is not to decide. Actions
+are spelled a word a step by default (:mod:`osteria.envs.actions`: a scarto is four steps of
+one card), the deciding seat staying selected until its action is whole; ``actions="whole"``
+makes each action one step of the encoding's flat space. Rewards
 come at the end of each deal: each seat's delta in the game's unit (points, stakes, circles),
 which partners share by the rules, negated in a game where points are poison (Traversone) so
 that more is always better; or with ``reward="margin"`` the deal's margin, which is zero-sum
@@ -20,8 +23,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from osteria.cards import make_rng
-from osteria.engine import JSON, IllegalAction, Match, RulesError
-from osteria.envs.encoding import Encoding, Mask, Vector, encoding
+from osteria.engine import JSON, Match, RulesError
+from osteria.envs.actions import ActionSpace, action_space
+from osteria.envs.encoding import Mask, Vector, encoding
 
 EPISODES = ("deal", "match")
 REWARDS = ("points", "margin")
@@ -49,11 +53,11 @@ def deal_rewards(match: Match, reward: str = "points") -> list[float]:
     return margins
 
 
-def observation_space(enc: Encoding) -> spaces.Dict:
-    """The space of ``{"observation", "action_mask"}`` for an encoding."""
+def observation_space(space: ActionSpace) -> spaces.Dict:
+    """The space of ``{"observation", "action_mask"}`` for an action space."""
     return spaces.Dict({
-        "observation": spaces.Box(enc.low, enc.high, (enc.observation_size,), np.float32),
-        "action_mask": spaces.Box(0, 1, (enc.action_size,), np.int8),
+        "observation": spaces.Box(space.low, space.high, (space.observation_size,), np.float32),
+        "action_mask": spaces.Box(0, 1, (space.size,), np.int8),
     })
 
 
@@ -77,31 +81,36 @@ def seat_text(match: Match, seat: int) -> str:
     return text
 
 
-def observe_seat(enc: Encoding, match: Match, seat: int) -> dict[str, Vector | Mask]:
-    """A seat's vector and action mask (all zeros unless the seat decides now)."""
+def observe_seat(space: ActionSpace, match: Match, seat: int,
+                 chosen: list[str] | None = None) -> dict[str, Vector | Mask]:
+    """A seat's vector and action mask (all zeros unless the seat decides now), with the words
+    it has chosen so far of its action (only the deciding seat has any)."""
     view = match.observation(seat)
-    return {"observation": enc.observe(view), "action_mask": enc.mask(view["legal_actions"])}
+    chosen = chosen or []
+    return {"observation": space.observe(view, chosen), "action_mask": space.mask(view["legal_actions"], chosen)}
 
 
 class OsteriaEnv(AECEnv):  # type: ignore[misc]
     """One osteria game as a PettingZoo AEC environment."""
 
     def __init__(self, game: str, seats: int | None = None, *, episode: str = "deal", reward: str = "points",
-                 render_mode: str | None = None, **options: JSON) -> None:
+                 actions: str = "steps", render_mode: str | None = None, **options: JSON) -> None:
         super().__init__()
         check_settings(episode, reward, render_mode)
         self.encoding = encoding(game, seats, **options)
+        self.actions = action_space(self.encoding, actions)
         self.rules = self.encoding.rules
         self.episode, self.reward = episode, reward
         self.render_mode = render_mode
         self.metadata = {"render_modes": list(RENDER_MODES), "name": f"osteria_{game}_v0",
                          "is_parallelizable": False}
         self.possible_agents = [agent_name(s) for s in range(self.rules.seats)]
-        space = observation_space(self.encoding)
+        space = observation_space(self.actions)
         self.observation_spaces = {agent: space for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(self.encoding.action_size) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
         self._seeds: random.Random = random.SystemRandom()
         self.match: Match | None = None
+        self.chosen: list[str] = []  # the words the selected agent has chosen of its action so far
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -115,6 +124,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             self._seeds = make_rng(seed)
         self.match = Match(self.rules, seed=self._seeds.getrandbits(64))
         self.match.begin_deal()
+        self.chosen = []
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -133,7 +143,9 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Vector | Mask]:
         assert self.match is not None, "reset() the environment first"
-        return observe_seat(self.encoding, self.match, self.possible_agents.index(agent))
+        # The words chosen so far are the selected agent's own: no other seat sees them.
+        chosen = self.chosen if agent == self.agent_selection else []
+        return observe_seat(self.actions, self.match, self.possible_agents.index(agent), chosen)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -142,15 +154,21 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             return
         match = self.match
         assert match is not None and action is not None
-        word = self.encoding.action_word(int(action))
-        deals = len(match.results)
         try:
-            match.play(word)
-        except IllegalAction as exc:
-            raise ValueError(f"{agent} cannot play {word!r} (action {int(action)}): {exc}; the action mask "
-                             "lists the legal actions") from None
+            self.chosen, word = self.actions.choose(match.legal_actions(), self.chosen, int(action))
+        except ValueError as exc:
+            raise ValueError(f"{agent} cannot play that: {exc}") from None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
+        if word is not None:  # the action is whole: the engine plays it (else the agent goes on choosing)
+            self._play(match, agent, word)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _play(self, match: Match, agent: str, word: str) -> None:
+        deals = len(match.results)
+        match.play(word)
         if len(match.results) > deals:
             for seat, reward in enumerate(deal_rewards(match, self.reward)):
                 self.rewards[agent_name(seat)] = reward
@@ -160,9 +178,6 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             if match.deal_due:  # a match episode goes on with the next deal
                 match.begin_deal()
             self._select_decider()
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
 
     def render(self) -> str | None:
         """What the agent selected sees (``ansi``: returned; ``human``: printed)."""

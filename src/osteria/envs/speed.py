@@ -1,5 +1,6 @@
 """The cost of each layer: the same random deals played on the raw engine, through the
-PettingZoo environment and through the OpenSpiel game, in decisions (steps) per second.
+PettingZoo environment and through the OpenSpiel game, in decisions per second (an
+environment's decision may take several steps: a scarto's four cards, a card and its signal).
 
 Each layer does what a learner needs at every step: the engine lists the legal actions and
 applies one (``Deal.legal``, ``Deal.apply``); PettingZoo encodes the observation and the action
@@ -14,10 +15,14 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from osteria.cards import make_rng
 from osteria.engine import Match
 from osteria.rules import GAMES
+
+if TYPE_CHECKING:
+    from osteria.envs.actions import ActionSpace
 
 
 @dataclass
@@ -85,18 +90,29 @@ def engine_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:
     return _timed("engine", deals, replay, seconds)
 
 
+def spelled(played: Played, space: ActionSpace) -> list[int]:
+    """The steps of an action space that play a played deal's actions."""
+    record = played.match.deals[0]
+    deal = played.match.game.new_deal(0, record.dealer, record.hands, record.stock, [])
+    steps = []
+    for action, word in zip(played.actions, played.words, strict=True):
+        steps += space.steps_of(word, [deal.action_str(a) for a in deal.legal()])
+        deal.apply(action)
+    return steps
+
+
 def pettingzoo_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:
     from osteria.envs.pettingzoo import OsteriaEnv
 
     rules = deals[0].match.game
     env = OsteriaEnv(game, rules.seats, **rules.options)
-    index = env.encoding.action_index
+    scripts = {played.seed: spelled(played, env.actions) for played in deals}
 
     def replay(played: Played) -> int:
         env.reset(seed=played.seed)
-        for word in played.words:
+        for step in scripts[played.seed]:
             env.last()
-            env.step(index(word))
+            env.step(step)
         return len(played.words)
 
     return _timed("pettingzoo", deals, replay, seconds)
@@ -113,25 +129,26 @@ def chance_outcomes(played: Played) -> list[int]:
 def openspiel_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:
     import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
+    from osteria.envs.actions import action_space
     from osteria.envs.encoding import encoding
     from osteria.envs.openspiel import short_name
 
     rules = deals[0].match.game
     loaded = pyspiel.load_game(short_name(game), {"players": rules.seats})
-    index = encoding(game, rules.seats, **rules.options).action_index
-    scripts = {played.seed: (chance_outcomes(played), [index(w) for w in played.words]) for played in deals}
+    space = action_space(encoding(game, rules.seats, **rules.options))
+    scripts = {played.seed: (chance_outcomes(played), spelled(played, space)) for played in deals}
 
     def replay(played: Played) -> int:
-        chance, actions = scripts[played.seed]
+        chance, steps = scripts[played.seed]
         state = loaded.new_initial_state()
         for outcome in chance:
             state.apply_action(outcome)
-        for action in actions:
+        for step in steps:
             player = state.current_player()
             state.legal_actions(player)
             state.observation_tensor(player)
-            state.apply_action(action)
-        return len(actions)
+            state.apply_action(step)
+        return len(played.words)
 
     return _timed("openspiel", deals, replay, seconds)
 
@@ -152,9 +169,9 @@ def layer_speeds(game: str, seats: int | None = None, seconds: float = 1.0, deal
 
 def report(games: Iterable[str] | None = None, seconds: float = 1.0, out: Callable[[str], None] = print) -> None:
     """A table of each game's layers, with each layer's overhead as a ratio to the engine."""
-    out(f"{'environment steps, same random deals':38} {'steps/s':>10} {'engine/layer':>13}")
+    out(f"{'decisions, same random deals':38} {'decisions/s':>11} {'engine/layer':>13}")
     for game in games or GAMES:
         speeds = layer_speeds(game, seconds=seconds)
         engine = speeds[0].steps_per_s
         for s in speeds:
-            out(f"{game + ' ' + s.layer:38} {s.steps_per_s:10.0f} {engine / s.steps_per_s:12.1f}x")
+            out(f"{game + ' ' + s.layer:38} {s.steps_per_s:11.0f} {engine / s.steps_per_s:12.1f}x")

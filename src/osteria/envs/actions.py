@@ -1,0 +1,268 @@
+"""The action spaces of the environments: an action chosen word by word (the default), or whole.
+
+``steps``: an action is spelled one word at a time, in the words of its osteria/1 notation (a
+keyword, a card, a signal), the cards an action names together (a scarto's four, an
+accuso's three or four) one card a step in any order. Where an action is complete but a longer
+one goes on from it (a lead card that may take a signal, a tris that may become a quadro) the
+step :data:`DONE` ends it. The environment keeps the words chosen so far and shows them to
+the choosing seat (the ``choosing`` block after the encoding's vector); the mask allows only
+the words after which some legal action can still be completed. The engine is given the whole
+action once it is spelled. Every game's space is then 61 steps or fewer (Tressette's).
+
+``whole``: one index per action word of :mod:`osteria.envs.encoding` (91,592 in Calabresella
+at three, whose scarto of four cards is one action): one step per decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from osteria.engine import RulesError
+from osteria.envs.encoding import Block, Encoding, Mask, Vector
+
+ACTION_SPACES = ("steps", "whole")
+DONE = "done"  # the step that ends an action a longer legal action goes on from
+
+# An action as a sequence of parts: a word, or the cards named together (in any order).
+Part = str | frozenset[str]
+
+
+class ActionSpace:
+    """How a seat's decision is made of steps, and what the choosing seat sees of it."""
+
+    def __init__(self, enc: Encoding, blocks: Sequence[Block], size: int, longest: int) -> None:
+        self.encoding = enc
+        self.size = size
+        self.longest = longest  # the most steps one action takes
+        self.blocks = tuple(blocks)
+        self.observation_size: int = enc.observation_size + sum(b.size for b in self.blocks)
+        self.low: Vector = np.concatenate([enc.low, *(np.full(b.size, b.bounds[0], np.float32) for b in blocks)])
+        self.high: Vector = np.concatenate([enc.high, *(np.full(b.size, b.bounds[1], np.float32) for b in blocks)])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.encoding!r}, size={self.size})"
+
+    def observe(self, observation: Mapping[str, Any], chosen: Sequence[str] = ()) -> Vector:
+        """The seat's vector, with the words it has chosen so far of the action it is choosing."""
+        raise NotImplementedError
+
+    def mask(self, legal: Sequence[str], chosen: Sequence[str] = ()) -> Mask:
+        """1 at each step that can go on to a legal action after ``chosen``."""
+        raise NotImplementedError
+
+    def choose(self, legal: Sequence[str], chosen: Sequence[str], index: int) -> tuple[list[str], str | None]:
+        """The words chosen after step ``index``, and the action once it is complete (the
+        choice then starts afresh); ValueError for a step the mask does not allow."""
+        raise NotImplementedError
+
+    def reachable(self, legal: Sequence[str], chosen: Sequence[str]) -> list[str]:
+        """The legal actions that ``chosen`` can still be completed to."""
+        raise NotImplementedError
+
+    def next_step(self, action: str, chosen: Sequence[str]) -> int:
+        """The step that goes on spelling ``action`` after ``chosen`` (words of it)."""
+        raise NotImplementedError
+
+    def step_word(self, index: int) -> str:
+        """What a step is, in words."""
+        raise NotImplementedError
+
+    def step_index(self, word: str) -> int:
+        """The step of a word (``step_word``'s inverse)."""
+        raise NotImplementedError
+
+    def steps_of(self, action: str, legal: Sequence[str]) -> list[int]:
+        """The steps that spell a legal action, in its notation's order."""
+        chosen: list[str] = []
+        steps = []
+        while True:
+            steps.append(self.next_step(action, chosen))
+            chosen, done = self.choose(legal, chosen, steps[-1])
+            if done is not None:
+                if done != action:
+                    raise ValueError(f"{action!r} is not one of the legal actions")
+                return steps
+
+    def _refuse(self, index: int, chosen: Sequence[str]) -> ValueError:
+        if not 0 <= index < self.size:
+            return ValueError(f"step {index} is outside the action space 0..{self.size - 1}")
+        after = f" after {' '.join(chosen)!r}" if chosen else ""
+        return ValueError(f"{self.step_word(index)!r} (step {index}){after} leads to no legal action; "
+                          "the action mask lists the steps that do")
+
+
+class WholeActions(ActionSpace):
+    """One step per action: the encoding's index of its word."""
+
+    def __init__(self, enc: Encoding) -> None:
+        super().__init__(enc, (), enc.action_size, 1)
+
+    def observe(self, observation: Mapping[str, Any], chosen: Sequence[str] = ()) -> Vector:
+        return self.encoding.observe(observation)
+
+    def mask(self, legal: Sequence[str], chosen: Sequence[str] = ()) -> Mask:
+        return self.encoding.mask(legal)
+
+    def choose(self, legal: Sequence[str], chosen: Sequence[str], index: int) -> tuple[list[str], str | None]:
+        word = self.encoding.action_word(index) if 0 <= index < self.size else None
+        if word not in legal:
+            raise self._refuse(index, chosen)
+        return [], word
+
+    def reachable(self, legal: Sequence[str], chosen: Sequence[str]) -> list[str]:
+        return list(legal)
+
+    def next_step(self, action: str, chosen: Sequence[str]) -> int:
+        return self.encoding.action_index(action)
+
+    def step_word(self, index: int) -> str:
+        return self.encoding.action_word(index)
+
+    def step_index(self, word: str) -> int:
+        return self.encoding.action_index(word)
+
+
+class StepActions(ActionSpace):
+    """An action spelled word by word: the cards of the deck (in the deck's order), the game's
+    other words, then :data:`DONE`."""
+
+    def __init__(self, enc: Encoding) -> None:
+        self.words: list[str] = [*enc.parts, DONE]
+        self._index = {word: i for i, word in enumerate(self.words)}
+        self._done = self._index[DONE]
+        self._cards = set(enc.card_index)
+        self._parts: dict[str, tuple[Part, ...]] = {}
+        self._recent: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[set[str], list[str]]] = {}
+        super().__init__(enc, [Block("choosing", (len(enc.parts),),
+                                     "the words chosen so far of the action the seat is choosing")],
+                         len(self.words), enc.longest_action + 1)
+
+    def parts(self, words: Sequence[str]) -> tuple[Part, ...]:
+        """An action's words as parts: each run of cards one part, its order left out."""
+        parts: list[Part] = []
+        for word in words:
+            if word not in self._cards:
+                parts.append(word)
+            elif parts and isinstance(parts[-1], frozenset):
+                parts[-1] = parts[-1] | {word}
+            else:
+                parts.append(frozenset((word,)))
+        return tuple(parts)
+
+    def _parts_of(self, action: str) -> tuple[Part, ...]:
+        parts = self._parts.get(action)
+        if parts is None:
+            parts = self._parts[action] = self.parts(action.split())
+        return parts
+
+    def _after(self, action: str, have: tuple[Part, ...]) -> set[str] | None:
+        """The words that may follow ``have`` (the parts chosen) in spelling ``action``: empty
+        once it is spelled whole, None if ``have`` is no beginning of it."""
+        parts = self._parts_of(action)
+        k = len(have)
+        before = max(k - 1, 0)  # the parts that must be the action's own
+        if len(parts) < k or parts[:before] != have[:before]:
+            return None
+        if k:
+            last, theirs = have[-1], parts[k - 1]
+            if isinstance(last, frozenset):
+                if not isinstance(theirs, frozenset) or not last <= theirs:
+                    return None
+                if last != theirs:  # the run of cards goes on
+                    return set(theirs - last)
+            elif last != theirs:
+                return None
+        if len(parts) == k:
+            return set()
+        after = parts[k]
+        return set(after) if isinstance(after, frozenset) else {after}
+
+    def _continuations(self, legal: Sequence[str], chosen: Sequence[str]) -> tuple[set[str], list[str]]:
+        """The words that may follow ``chosen``, and the legal actions ``chosen`` spells whole."""
+        # An environment asks the same twice at each step (the mask it shows, then the step
+        # taken on it): the last answers are kept, which spares a pass over 1,820 scarti.
+        key = (tuple(legal), tuple(chosen))
+        found = self._recent.get(key)
+        if found is None:
+            found = self._recent[key] = self._continue(legal, chosen)
+            if len(self._recent) > 4:
+                del self._recent[next(iter(self._recent))]
+        return found
+
+    def _continue(self, legal: Sequence[str], chosen: Sequence[str]) -> tuple[set[str], list[str]]:
+        have = self.parts(chosen)
+        following: set[str] = set()
+        complete = []
+        for action in legal:
+            after = self._after(action, have)
+            if after is None:
+                continue
+            if after:
+                following |= after
+            else:
+                complete.append(action)
+        return following, complete
+
+    def reachable(self, legal: Sequence[str], chosen: Sequence[str]) -> list[str]:
+        have = self.parts(chosen)
+        return [action for action in legal if self._after(action, have) is not None]
+
+    def observe(self, observation: Mapping[str, Any], chosen: Sequence[str] = ()) -> Vector:
+        vector = np.zeros(self.observation_size, np.float32)
+        size = self.encoding.observation_size
+        vector[:size] = self.encoding.observe(observation)
+        for word in chosen:
+            vector[size + self._index[word]] = 1
+        return vector
+
+    def mask(self, legal: Sequence[str], chosen: Sequence[str] = ()) -> Mask:
+        mask = np.zeros(self.size, np.int8)
+        following, complete = self._continuations(legal, chosen)
+        for word in following:
+            mask[self._index[word]] = 1
+        if complete and following:
+            mask[self._done] = 1
+        return mask
+
+    def choose(self, legal: Sequence[str], chosen: Sequence[str], index: int) -> tuple[list[str], str | None]:
+        following, complete = self._continuations(legal, chosen)
+        if index == self._done and complete and following:
+            return [], complete[0]
+        word = self.words[index] if 0 <= index < self._done else None
+        if word is None or word not in following:
+            raise self._refuse(index, chosen)
+        # The cards of a run in the deck's order: one list of words for each choice so far.
+        now = [w for part in self.parts([*chosen, word])
+               for w in (sorted(part, key=self._index.__getitem__) if isinstance(part, frozenset) else (part,))]
+        following, complete = self._continuations(legal, now)
+        if complete and not following:
+            return [], complete[0]
+        return now, None
+
+    def next_step(self, action: str, chosen: Sequence[str]) -> int:
+        have = set(chosen)
+        for word in action.split():
+            if word not in have:
+                return self._index[word]
+        return self._done
+
+    def step_word(self, index: int) -> str:
+        return self.words[index]
+
+    def step_index(self, word: str) -> int:
+        index = self._index.get(word)
+        if index is None:
+            raise ValueError(f"{word!r} is no step of {self.encoding.game}")
+        return index
+
+
+def action_space(enc: Encoding, actions: str = "steps") -> ActionSpace:
+    """The action space of an encoding: ``steps`` (word by word) or ``whole``; RulesError for another."""
+    if actions == "steps":
+        return StepActions(enc)
+    if actions == "whole":
+        return WholeActions(enc)
+    raise RulesError(f"actions must be one of {', '.join(ACTION_SPACES)}, not {actions!r}")

@@ -1,0 +1,207 @@
+"""Actions spelled a word a step: small masks, and the steps compose exactly the engine's legal
+actions, no more and no fewer."""
+
+from __future__ import annotations
+
+import random
+from math import comb
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import osteria
+from osteria.engine import Match, RulesError
+from osteria.envs.actions import DONE, StepActions, WholeActions, action_space
+from osteria.envs.encoding import encoding
+from osteria.rules import GAMES
+
+SETUPS = [(game, seats) for game, cls in GAMES.items() for seats in cls.seat_counts]
+# Every game, and the options that add actions: signals after the card (segni sud), the call
+# of a suit alone (aiuto_volontario).
+VARIANTS = [(game, seats, {}) for game, seats in SETUPS] + [
+    ("tressette", 4, {"segni": "sud", "morto": [2]}), ("quattrigghiu", 4, {"aiuto_volontario": True})]
+# The widths docs/research.md states: the space of steps, and the whole actions'.
+WIDTHS = {("tressette", 4): (61, 819), ("calabresella", 3): (48, 91_592), ("calabresella", 4): (47, 202),
+          ("calabresella", 5): (47, 202), ("traversone", 3): (41, 40), ("traversone", 4): (41, 40),
+          ("traversone", 5): (41, 40), ("traversone", 6): (41, 40), ("sancagna", 4): (60, 58),
+          ("quattrigghiu", 4): (51, 84)}
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+def test_every_games_steps_are_a_narrow_space(game: str, seats: int) -> None:
+    steps, whole = action_space(encoding(game, seats)), action_space(encoding(game, seats), "whole")
+    assert isinstance(steps, StepActions) and isinstance(whole, WholeActions)
+    assert (steps.size, whole.size) == WIDTHS[game, seats]
+    assert steps.size <= 300
+    assert steps.words[-1] == DONE and len(set(steps.words)) == steps.size
+    # The cards first, at their deck index, as everywhere in the encoding.
+    assert steps.words[:steps.encoding.deck_size] == list(steps.encoding.card_index)
+
+
+def spellable(space: StepActions, legal: list[str]) -> set[str]:
+    """Every action some path of allowed steps completes, walking the choices (the cards of a run
+    chosen in any order reach the same choice, so each choice is walked once)."""
+    done, seen, stack = set(), set(), [()]
+    while stack:
+        chosen = list(stack.pop())
+        mask = space.mask(legal, chosen)
+        assert mask.any(), f"a dead end after {chosen}"
+        for step in np.flatnonzero(mask):
+            after, action = space.choose(legal, chosen, int(step))
+            if action is not None:
+                assert after == []
+                done.add(action)
+            elif tuple(after) not in seen:
+                seen.add(tuple(after))
+                stack.append(tuple(after))
+    return done
+
+
+def decisions(game: str, seats: int, options: dict, seed: int) -> list[list[str]]:
+    """The legal actions at each decision of a random deal."""
+    match = osteria.new_match(game, seats=seats, seed=seed, **options)
+    rng = random.Random(seed)
+    found = []
+    while match.decider is not None and not match.results:
+        found.append(match.legal_actions())
+        match.play(rng.choice(found[-1]))
+    return found
+
+
+@settings(max_examples=12, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32))
+def test_the_steps_compose_exactly_the_engines_legal_actions(variant: tuple[str, int, dict], seed: int) -> None:
+    game, seats, options = variant
+    space = StepActions(encoding(game, seats, **options))
+    for legal in decisions(game, seats, options, seed):
+        if any(action.startswith("scarto") for action in legal):
+            continue  # 1,820 discards: their own test below
+        assert spellable(space, legal) == set(legal)
+        for action in legal:  # and each is spelled in its own notation's order, done where it must be
+            chosen: list[str] = []
+            steps = space.steps_of(action, legal)
+            for step in steps:
+                assert space.mask(legal, chosen)[step] == 1
+                chosen, done = space.choose(legal, chosen, step)
+            assert done == action and len(steps) == len(action.split()) + (space.step_word(steps[-1]) == DONE)
+
+
+@settings(max_examples=10, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32))
+def test_random_steps_along_the_mask_always_end_in_a_legal_action(variant: tuple[str, int, dict], seed: int) -> None:
+    game, seats, options = variant
+    space = StepActions(encoding(game, seats, **options))
+    rng = random.Random(seed)
+    for legal in decisions(game, seats, options, seed):
+        chosen: list[str] = []
+        for _ in range(space.longest):
+            chosen, action = space.choose(legal, chosen, int(rng.choice(np.flatnonzero(space.mask(legal, chosen)))))
+            if action is not None:
+                assert action in legal
+                break
+        else:
+            pytest.fail(f"no action after {space.longest} steps: {chosen}")
+
+
+def caller_at_scarto(seed: int) -> Match:
+    """A Calabresella at three whose caller is to discard."""
+    for s in range(seed, seed + 200):
+        match = osteria.new_match("calabresella", seats=3, seed=s)
+        rng = random.Random(s)
+        while match.decider is not None and not match.results:
+            legal = match.legal_actions()
+            if legal[0].startswith("scarto"):
+                return match
+            bids = [a for a in legal if a.startswith(("chiamo", "cedo"))]
+            match.play(rng.choice(bids or legal))
+    raise AssertionError("no scarto in 200 deals")
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**20), order=st.randoms(use_true_random=False))
+def test_a_scarto_is_four_cards_of_the_hand_in_any_order(seed: int, order: random.Random) -> None:
+    match = caller_at_scarto(seed)
+    legal = match.legal_actions()
+    space = StepActions(encoding("calabresella", 3))
+    hand = match.observation(match.decider)["hand"]
+    assert len(legal) == comb(len(hand), 4)
+    allowed = lambda chosen: [space.words[i] for i in np.flatnonzero(space.mask(legal, chosen))]  # noqa: E731
+    assert allowed([]) == ["scarto"]
+    cards = order.sample(hand, 4)
+    chosen = ["scarto"]
+    for k, card in enumerate(cards):
+        # Any card of the hand not yet chosen, never "done": a scarto is four cards.
+        assert sorted(allowed(chosen)) == sorted(c for c in hand if c not in chosen)
+        chosen, action = space.choose(legal, chosen, space.step_index(card))
+        if k < 3:
+            assert action is None and sorted(chosen[1:]) == sorted(cards[:k + 1])
+    assert action is not None and action in legal and sorted(action.split()[1:]) == sorted(cards)
+    assert chosen == []
+
+
+def test_a_card_that_may_take_a_signal_waits_for_it_or_done() -> None:
+    space = StepActions(encoding("tressette"))
+    legal = ["3d", "3d busso", "3d volo", "Ac", "Ac busso"]
+    chosen, action = space.choose(legal, [], space.step_index("3d"))
+    assert (chosen, action) == (["3d"], None)
+    assert {space.words[i] for i in np.flatnonzero(space.mask(legal, chosen))} == {"busso", "volo", DONE}
+    assert space.choose(legal, chosen, space.step_index(DONE)) == ([], "3d")
+    assert space.choose(legal, chosen, space.step_index("volo")) == ([], "3d volo")
+    # A tris that may become a quadro: done, or its fourth card.
+    legal = ["accuso 2d 2c 2s 2b", "accuso 2c 2s 2b", "accuso 2d 2s 2b", "Ad"]
+    chosen = ["accuso", "2s", "2c", "2b"]
+    assert {space.words[i] for i in np.flatnonzero(space.mask(legal, chosen))} == {"2d", DONE}
+    assert space.choose(legal, chosen, space.step_index(DONE)) == ([], "accuso 2c 2s 2b")
+    assert space.choose(legal, chosen, space.step_index("2d")) == ([], "accuso 2d 2c 2s 2b")
+    assert space.choose(legal, ["accuso", "2b"], space.step_index("2s")) == (["accuso", "2s", "2b"], None)
+
+
+def test_a_step_outside_the_mask_is_refused_saying_what_and_after_what() -> None:
+    space = StepActions(encoding("tressette"))
+    legal = ["3d", "accuso 2c 2s 2b"]
+    with pytest.raises(ValueError, match=r"'Ad' \(step 0\) after 'accuso' leads to no legal action"):
+        space.choose(legal, ["accuso"], space.step_index("Ad"))
+    with pytest.raises(ValueError, match="'done'"):
+        space.choose(legal, [], space.step_index(DONE))
+    with pytest.raises(ValueError, match=r"outside the action space 0\.\.60"):
+        space.choose(legal, [], 61)
+    with pytest.raises(ValueError, match="no step"):
+        space.step_index("scarto")
+    with pytest.raises(ValueError, match=r"'Ad' \(step 0\) leads to no legal action"):
+        WholeActions(encoding("tressette")).choose(legal, [], 0)
+    with pytest.raises(RulesError, match="actions must be one of steps, whole, not 'cards'"):
+        action_space(encoding("tressette"), "cards")
+
+
+def test_the_choosing_block_shows_the_words_chosen_so_far() -> None:
+    match = caller_at_scarto(1)
+    seat = match.decider
+    assert seat is not None
+    space = StepActions(encoding("calabresella", 3))
+    view = match.observation(seat)
+    hand = view["hand"]
+    before, after = space.observe(view), space.observe(view, ["scarto", hand[0], hand[5]])
+    size = space.encoding.observation_size
+    assert before.shape == after.shape == (space.observation_size,) == (size + space.size - 1,)
+    assert np.array_equal(before[:size], after[:size]) and not before[size:].any()
+    assert {space.words[i] for i in np.flatnonzero(after[size:])} == {"scarto", hand[0], hand[5]}
+    assert (space.low <= after).all() and (after <= space.high).all()
+
+
+def test_the_seat_choosing_sees_no_hidden_card_through_its_choice() -> None:
+    # Another seat's hidden cards dealt anew: the vector, with the words chosen so far, is the same.
+    match = caller_at_scarto(2)
+    seat = match.decider
+    assert seat is not None
+    space = StepActions(encoding("calabresella", 3))
+    view = match.observation(seat)
+    chosen = ["scarto", view["hand"][3]]
+    rng = random.Random(0)
+    redealt = 0
+    for _ in range(5):
+        other = match.game.sample_deal(view, rng)
+        assert np.array_equal(space.observe(view, chosen), space.observe({**view, **other.observation(seat)}, chosen))
+        redealt += other.observation((seat + 1) % 3)["hand"] != match.observation((seat + 1) % 3)["hand"]
+    assert redealt
