@@ -176,6 +176,7 @@ def test_a_player_leaves_and_a_bot_plays_his_seat_until_someone_takes_it(tmp_pat
                 assert left.status_code == 200 and left.json() == {"seat": 1}
                 told = await until(a, "left")
                 state = await state_where(a, lambda t: not t["players"][1]["taken"])
+                await bot_plays_for(a, 1, state)
                 try:
                     while True:
                         await asyncio.wait_for(b.recv(), TIMEOUT)
@@ -203,6 +204,20 @@ def test_a_player_leaves_and_a_bot_plays_his_seat_until_someone_takes_it(tmp_pat
         assert any(seat == 1 for seat, _ in record["deals"][0]["actions"])
 
 
+async def bot_plays_for(ws: Any, seat: int, state: dict[str, Any]) -> None:
+    """Play the socket's seat (its first legal action) until ``seat`` has moved after ``state``:
+    no clock is waited for, since the stand-in time is ten minutes in these tests."""
+    since = state["table"]["move"]
+    while True:
+        last = state["last"]
+        if last is not None and last["seat"] == seat and last["move"] > since:
+            return
+        if state["legal"]:
+            await ws.send(json.dumps({"type": "play", "action": state["legal"][0]["action"],
+                                      "move": state["table"]["move"]}))
+        state = await until(ws, "state")
+
+
 def test_a_seat_left_in_play_is_taken_with_the_invite(tmp_path: Path) -> None:
     with served(tmp_path) as base:
         created, bruno = two_friends(base)
@@ -226,6 +241,18 @@ def test_leaving_before_play_frees_the_seat_and_play_waits(tmp_path: Path) -> No
         state = httpx.get(f"{base}/api/tables/{table_id}").json()
         assert state["status"] == "waiting" and not state["players"][1]["taken"]
         assert state["players"][1]["name"] == "seat 1" and not state["players"][1]["stand_in"]
+
+
+def test_leaving_a_finished_match_keeps_its_record(tmp_path: Path) -> None:
+    with served(tmp_path) as base:
+        created, bruno = two_friends(base)
+        finish(base, created["table_id"], [created["token"], bruno])
+        before = httpx.get(f"{base}/api/tables/{created['table_id']}/record").json()
+        assert httpx.post(f"{base}/api/tables/{created['table_id']}/leave", json={"token": bruno}).status_code == 200
+        after = httpx.get(f"{base}/api/tables/{created['table_id']}/record").json()
+        assert after == before and after["players"][1] == "Bruno"
+        seat = httpx.get(f"{base}/api/tables/{created['table_id']}").json()["players"][1]
+        assert not seat["taken"] and not seat["stand_in"]
 
 
 def test_the_others_asked_for_a_rematch_and_one_leaves_instead(tmp_path: Path) -> None:

@@ -524,19 +524,23 @@ class Table:
     def leave(self, seat: int | None) -> None:
         """The player of ``seat`` leaves the table: his token holds the seat no more (the clients
         that came with it are closed, 4403) and no account holds it; the seat is free for the
-        invite. Once play has begun a bot of the stand-in level plays it at once, under a bot's
-        name, until someone takes it. Everybody is told who left (``left``)."""
+        invite. In play a bot of the stand-in level plays it at once, under a bot's name, until
+        someone takes it; a finished match keeps his name, which its record and result say.
+        Everybody is told who left (``left``)."""
         if seat is None:
             raise TableError("spectator", "a spectator holds no seat to leave", 403)
         s = self.seats[seat]
         left = s.name
-        playing = self.started
-        s.name = bot_name(seat, [o.name for o in self.seats if o is not s]) if playing else f"seat {seat}"
-        self.store.leave_seat(self.id, seat, s.name, playing)
-        self.row.started = playing
+        started, playing = self.started, self.status == "playing"
+        if playing:
+            s.name = bot_name(seat, [o.name for o in self.seats if o is not s])
+        elif not started:
+            s.name = f"seat {seat}"
+        self.store.leave_seat(self.id, seat, s.name, started)
+        self.row.started = started
         self.row.holders.pop(seat, None)
         s.token, s.taken = None, False
-        s.stand_in = playing and not self.match.finished
+        s.stand_in = playing
         self.match.players[seat] = s.name
         self._views.clear()
         self.rematch_agreed.discard(seat)
