@@ -222,7 +222,11 @@ def test_a_seat_left_in_play_is_taken_with_the_invite(tmp_path: Path) -> None:
     with served(tmp_path) as base:
         created, bruno = two_friends(base)
         table_id = created["table_id"]
-        assert httpx.post(f"{base}/api/tables/{table_id}/leave", json={"token": bruno}).status_code == 200
+        # With the seat's cookie, as the page leaves: the cookie is cleared.
+        left = httpx.post(f"{base}/api/tables/{table_id}/leave", json={}, cookies={f"osteria_{table_id}": bruno})
+        assert left.status_code == 200 and left.json() == {"seat": 1}
+        cleared = left.headers["set-cookie"]
+        assert cleared.startswith(f'osteria_{table_id}=""') and "Max-Age=0" in cleared
         joined = httpx.post(f"{base}/api/tables/{table_id}/join", json={"invite": created["invite"], "name": "Carla"})
         assert joined.status_code == 200 and joined.json()["seat"] == 1
         state = asyncio.run(first_of(base, table_id, joined.json()["token"]))

@@ -135,11 +135,9 @@ class SignIn(Strict):
     password: str = Field(max_length=club.PASSWORD_LENGTH[1])
 
 
-class PassOn(Strict):
-    token: str | None = Field(default=None, max_length=64)  # None: the seat the join cookie holds
+class OwnSeat(Strict):
+    """The caller's own seat, to pass on or to leave."""
 
-
-class Leave(Strict):
     token: str | None = Field(default=None, max_length=64)  # None: the seat the join cookie holds
 
 
@@ -231,6 +229,12 @@ def _keep_seat(request: Request, response: Response, table_id: str, token: str) 
     page carries it along."""
     response.set_cookie(_seat_cookie(table_id), token, httponly=True, samesite="strict", path="/",
                         secure=request.url.scheme == "https")
+
+
+def _forget_seat(request: Request, response: Response, table_id: str) -> None:
+    """Clear the cookie of a seat the browser holds no more."""
+    response.delete_cookie(_seat_cookie(table_id), httponly=True, samesite="strict", path="/",
+                           secure=request.url.scheme == "https")
 
 
 ACCOUNT_COOKIE = "osteria_account"  # a table's id is 8 characters, so no seat's cookie is called so
@@ -596,7 +600,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         return {"seat": seat}
 
     @app.post("/api/tables/{table_id}/pass-on")
-    async def pass_on(table_id: str, body: PassOn, request: Request, response: Response) -> dict[str, Any]:
+    async def pass_on(table_id: str, body: OwnSeat, request: Request, response: Response) -> dict[str, Any]:
         table = table_of(table_id)
         try:
             seat = table.seat_of_token(body.token or request.cookies.get(_seat_cookie(table_id)))
@@ -605,12 +609,11 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             raise HTTPException(exc.status, exc.message) from None
         assert seat is not None  # pass_on refuses a spectator
         table.hold(seat, None)  # whoever takes the seat now plays it as his own
-        response.delete_cookie(_seat_cookie(table_id), httponly=True, samesite="strict", path="/",
-                               secure=request.url.scheme == "https")
+        _forget_seat(request, response, table_id)
         return {"seat": seat, "token": token, "link": seat_link(table_id, seat, token)}
 
     @app.post("/api/tables/{table_id}/leave")
-    async def leave(table_id: str, body: Leave, request: Request, response: Response) -> dict[str, Any]:
+    async def leave(table_id: str, body: OwnSeat, request: Request, response: Response) -> dict[str, Any]:
         table = table_of(table_id)
         try:
             seat = table.seat_of_token(body.token or request.cookies.get(_seat_cookie(table_id)))
@@ -619,8 +622,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             raise HTTPException(exc.status, exc.message) from None
         # The others may all have asked for a rematch already: the one who left is not waited for.
         tables().rematch(table)
-        response.delete_cookie(_seat_cookie(table_id), httponly=True, samesite="strict", path="/",
-                               secure=request.url.scheme == "https")
+        _forget_seat(request, response, table_id)
         return {"seat": seat}
 
     @app.post("/api/tables/{table_id}/start")
