@@ -8,13 +8,21 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import websockets
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from server_helpers import TIMEOUT, connect, create, play_seat, receive, served, until, ws_url
+from osteria.server.scheduler import Scheduler
+from osteria.server.store import Store
+from osteria.server.tables import Client, Table, TableError, Tables
+from server_helpers import TIMEOUT, connect, create, play_seat, quick_settings, receive, served, until, ws_url
 
 # Two people and a bot at a one-deal match: over in a few seconds.
 TWO_AND_A_BOT = [{"kind": "human", "name": "Anna"}, {"kind": "human"}, {"kind": "bot", "level": "facile"}]
@@ -302,3 +310,69 @@ def test_the_table_says_who_watches(tmp_path: Path) -> None:
         assert three == {"names": ["Carla"], "guests": 1}  # her two pages name her once
         assert two == {"names": ["Carla"], "guests": 0}
         assert none == {"names": [], "guests": 0}
+
+
+# -- the rule itself, over any order of asking and leaving -------------------------------------
+
+async def finished_table_of_three(tables: Tables) -> tuple[Table, list[str]]:
+    """A finished one-deal Traversone table of three people (each seat's first legal action); the
+    seats' tokens."""
+    people: list[tuple[str, str | None, str | None]] = [("human", None, name) for name in ("Anna", "Bruno", "Carla")]
+    table = tables.create("traversone", None, ONE_DEAL, people, "facile")
+    assert table.seats[0].token is not None
+    tokens = [table.seats[0].token] + [table.join(table.row.invite, None, seat)[1] for seat in (1, 2)]
+    creator = Client(0)
+    table.connect(creator)  # the creator came once: every seat is taken, play begins
+    table.disconnect(creator)
+    while not table.match.finished:
+        seat = table.match.decider
+        assert seat is not None
+        table.play(seat, table.match.observation(seat)["legal_actions"][0])
+    return table, tokens
+
+
+@settings(max_examples=15, deadline=None)
+@given(events=st.lists(st.tuples(st.sampled_from(("ask", "leave")), st.integers(0, 2)), max_size=8))
+def test_a_rematch_is_made_once_every_person_still_seated_has_asked(events: list[tuple[str, int]]) -> None:
+    async def scenario(data: Path) -> None:
+        store = Store.open(data)
+        executor = ThreadPoolExecutor(max_workers=1)
+        tables = Tables(store, Scheduler(executor, 1), quick_settings())
+        try:
+            table, tokens = await finished_table_of_three(tables)
+            seated, asked = {0, 1, 2}, set()
+            made: set[int] | None = None  # the seats given a seat at the rematch, once it is made
+            for kind, seat in events:
+                if seat not in seated:
+                    with pytest.raises(TableError):
+                        table.seat_of_token(tokens[seat])  # his token holds nothing any more
+                    continue
+                if kind == "ask":
+                    tables.agree_rematch(table, seat)
+                    asked.add(seat)
+                else:
+                    table.leave(seat)
+                    tables.rematch(table)
+                    seated.discard(seat)
+                    asked.discard(seat)
+                if made is None and seated and seated <= asked:
+                    made = set(seated)
+                assert (table.row.rematch is not None) == (made is not None)
+            if made is None:
+                return
+            rematch = tables.tables[table.row.rematch or ""]
+            assert [s.seat for s in rematch.seats if s.token is not None] == sorted(made)
+            for seat in range(3):
+                with pytest.raises(TableError):
+                    rematch.seat_of_token(tokens[seat])  # no token of the old table holds a seat there
+                told = tables.rematch_for(table, seat)
+                if seat in made and rematch.seats[seat].token is not None:
+                    assert told is not None and rematch.seat_of_token(told["link"].split("token=")[1]) == seat
+                else:
+                    assert told is None
+        finally:
+            executor.shutdown(wait=False, cancel_futures=True)
+            store.close()
+
+    with tempfile.TemporaryDirectory() as data:
+        asyncio.run(scenario(Path(data)))
