@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 
 from browser_harness import Clicker, Server, table_state, wait_for_table
 from playwright.sync_api import Browser, expect
@@ -83,6 +84,46 @@ def test_a_player_leaves_and_the_other_reads_it(server: Server, browser: Browser
         wait_for_table(bruno)
         assert table_state(bruno)["seat"] == "null"
         expect(anna.locator("#watchers")).to_have_text("Guardano: un ospite")
+    finally:
+        bruno_context.close()
+        anna_context.close()
+
+
+def test_two_players_agree_to_a_rematch(server: Server, browser: Browser) -> None:
+    players = [{"kind": "human", "name": "Anna"}, {"kind": "human", "name": "Bruno"},
+               {"kind": "bot", "level": "facile"}]
+    created = server.create("traversone", players, options=ONE_DEAL)
+    old = created["table_id"]
+    anna_context, anna = new_page(browser)
+    bruno_context, bruno = new_page(browser)
+    try:
+        anna.goto(f"{server.base}{created['link']}&lang=en")
+        bruno.goto(f"{server.base}{server.seat_link(created, 1)}&lang=it")
+        wait_for_table(anna)
+        wait_for_table(bruno)
+        clickers = [Clicker(anna, random.Random(1)), Clicker(bruno, random.Random(2))]
+        deadline = time.monotonic() + 90
+        while table_state(anna)["status"] != "finished":
+            assert time.monotonic() < deadline, "the match did not end"
+            ready = [c for c in clickers if table_state(c.page)["mine"]]
+            if ready:
+                ready[0].click_once()
+            else:
+                anna.wait_for_timeout(30)
+        expect(bruno.locator("#table-view")).to_have_attribute("data-status", "finished")
+        anna.click("#rematch-button")
+        expect(anna.locator("#rematch-button")).to_be_hidden()
+        expect(anna.locator("#banner")).to_contain_text("Rematch asked for: waiting for Bruno.")
+        expect(bruno.locator("#banner")).to_contain_text("Anna chiede la rivincita.")
+        assert f"/t/{old}" in anna.url  # nothing is made until Bruno asks too
+        bruno.click("#rematch-button")
+        moved = re.compile(r"/t/(?!" + re.escape(old) + r")[^/?]+")
+        anna.wait_for_url(moved)
+        bruno.wait_for_url(moved)
+        wait_for_table(anna)
+        wait_for_table(bruno)
+        assert anna.url.split("/t/")[1].split("?")[0] == bruno.url.split("/t/")[1].split("?")[0]
+        assert (table_state(anna)["seat"], table_state(bruno)["seat"]) == ("0", "1")
     finally:
         bruno_context.close()
         anna_context.close()
