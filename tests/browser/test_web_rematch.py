@@ -72,7 +72,7 @@ def test_a_player_leaves_and_the_other_reads_it(server: Server, browser: Browser
         leave.click()  # a first press asks
         expect(leave).to_have_text("Confirm: a bot takes your seat")
         leave.click()
-        bruno.wait_for_url(f"{server.base}/")  # back in the lobby
+        bruno.wait_for_url(f"{server.base}/?lang=en")  # back in the lobby, in his language
         expect(bruno.locator("#lobby")).to_be_visible()
         line = anna.locator("#chat-log .notice")
         expect(line).to_contain_text("Bruno ha lasciato il tavolo: al suo posto gioca")
@@ -123,6 +123,7 @@ def test_two_players_agree_to_a_rematch(server: Server, browser: Browser) -> Non
         wait_for_table(anna)
         wait_for_table(bruno)
         assert anna.url.split("/t/")[1].split("?")[0] == bruno.url.split("/t/")[1].split("?")[0]
+        assert anna.url.endswith("?lang=en") and bruno.url.endswith("?lang=it")  # each in his language
         assert (table_state(anna)["seat"], table_state(bruno)["seat"]) == ("0", "1")
     finally:
         bruno_context.close()

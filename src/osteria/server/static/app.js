@@ -226,6 +226,13 @@ async function main() {
   }
 }
 
+// An address of the server's with the language the page's address asked for, if it did.
+function withAskedLanguage(address) {
+  const lang = new URLSearchParams(location.search).get("lang");
+  if (!lang) return address;
+  return `${address}${address.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
+}
+
 // The table's own address, with the page's language if the address asked for one.
 function tableAddress(params) {
   const lang = params.get("lang");
@@ -726,7 +733,7 @@ async function leave() {
   app.closed = true;
   if (ws) ws.close();
   localStorage.removeItem(`osteria_token_${app.tableId}`);
-  location.assign("/");
+  location.assign(withAskedLanguage("/"));
 }
 
 // Sends a message if the socket is open, and says whether it did. Nothing is kept to be sent on
@@ -780,7 +787,7 @@ function receive(message) {
     case "rematch":
       // This seat's own link at the rematch, told to it alone: the page moves there.
       app.closed = true;
-      location.assign(message.link);
+      location.assign(withAskedLanguage(message.link));
       break;
     case "left":
       app.chat.push({ ...message, key: app.table && app.table.status === "waiting" ? "left_waiting" : "left_playing" });
@@ -917,7 +924,8 @@ function renderBanner() {
     const { rematch } = table;
     if (rematch && rematch.table_id && app.seat === null) {
       showBanner(over, false, {
-        label: t("watch_rematch"), run: () => location.assign(`/t/${encodeURIComponent(rematch.table_id)}`),
+        label: t("watch_rematch"),
+        run: () => location.assign(withAskedLanguage(`/t/${encodeURIComponent(rematch.table_id)}`)),
       });
     } else {
       showBanner(`${over} ${rematchNote(rematch)}`.trim());
