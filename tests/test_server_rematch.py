@@ -138,6 +138,29 @@ async def message_of(base: str, table_id: str, token: str, wanted: str) -> dict[
                 return None
 
 
+def test_who_asked_for_a_rematch_is_kept_across_a_restart(tmp_path: Path) -> None:
+    with served(tmp_path) as base:
+        created, bruno = two_friends(base)
+        old, anna = created["table_id"], created["token"]
+        finish(base, old, [anna, bruno])
+
+        async def ask(token: str) -> dict[str, Any]:
+            async with connect(ws_url(base, old, token)) as ws:
+                await ws.send(json.dumps({"type": "rematch"}))
+                return await state_where(ws, lambda t: t["rematch"]["agreed"] == [0])
+
+        asyncio.run(ask(anna))
+    with served(tmp_path) as base:
+        assert httpx.get(f"{base}/api/tables/{old}").json()["rematch"] == {"agreed": [0], "table_id": None}
+
+        async def bruno_asks() -> dict[str, Any]:
+            async with connect(ws_url(base, old, bruno)) as ws:
+                await ws.send(json.dumps({"type": "rematch"}))
+                return await until(ws, "rematch")
+
+        assert asyncio.run(bruno_asks())["seat"] == 1  # Anna's ask of before the restart counts
+
+
 def test_no_rematch_before_the_end_and_none_twice(tmp_path: Path) -> None:
     with served(tmp_path) as base:
         created = create(base, game="traversone", options=ONE_DEAL,

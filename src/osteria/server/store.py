@@ -60,6 +60,9 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS rematches (
         table_id TEXT NOT NULL, seat INTEGER NOT NULL, rematch_id TEXT NOT NULL, token TEXT NOT NULL,
         PRIMARY KEY (table_id, seat))""",
+    # The seats whose players asked for a rematch of a finished table, until it is made.
+    """CREATE TABLE IF NOT EXISTS rematch_asks (table_id TEXT NOT NULL, seat INTEGER NOT NULL,
+        PRIMARY KEY (table_id, seat))""",
 )
 
 CHAT_KEPT = 50  # chat lines a table sends to a newcomer
@@ -108,6 +111,7 @@ class TableRow:
     holders: dict[int, str] = field(default_factory=dict)  # seat: the account that holds it
     rematch: str | None = None  # the table of the rematch, once made
     rematch_tokens: dict[int, str] = field(default_factory=dict)  # seat: its token at the rematch
+    rematch_asked: set[int] = field(default_factory=set)  # the seats that asked for a rematch
 
 
 @dataclass
@@ -229,8 +233,13 @@ class Store:
             cur.execute("UPDATE seats SET taken = 0, token = NULL, name = ? WHERE table_id = ? AND seat = ?",
                         (name, table_id, seat))
             cur.execute("DELETE FROM holders WHERE table_id = ? AND seat = ?", (table_id, seat))
+            cur.execute("DELETE FROM rematch_asks WHERE table_id = ? AND seat = ?", (table_id, seat))
             if started:
                 cur.execute("UPDATE tables SET started = 1 WHERE id = ?", (table_id,))
+
+    def ask_rematch(self, table_id: str, seat: int) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO rematch_asks VALUES (?, ?)", (table_id, seat))
 
     def start(self, table_id: str, bots: Sequence[tuple[int, str, str]]) -> None:
         """Play begins; the seats in ``bots`` (seat, level, name) are a bot's from now on."""
@@ -337,6 +346,8 @@ class Store:
                     "SELECT table_id, seat, rematch_id, token FROM rematches"):
                 tables[table_id].rematch = rematch_id
                 tables[table_id].rematch_tokens[seat] = token
+            for table_id, seat in cur.fetchall("SELECT table_id, seat FROM rematch_asks"):
+                tables[table_id].rematch_asked.add(seat)
             for r in cur.fetchall("SELECT table_id, line, seat, name, text, at FROM chat ORDER BY table_id, line"):
                 lines = tables[r[0]].chat
                 lines.append(ChatLine(r[1], r[2], r[3], r[4], r[5]))

@@ -226,7 +226,7 @@ class Table:
         self._hinting: set[int] = set()
         self._analyses: dict[int, Message] = {}
         self._analysing = False
-        self.rematch_agreed: set[int] = set()  # the seats whose players asked for a rematch
+        self.rematch_agreed = set(row.rematch_asked)  # the seats whose players asked for a rematch
         for deal_index, (dealer, seed, published) in enumerate(row.deals):
             if row.last_round is not None and row.last_round[0] == deal_index:
                 self.match.declare_last_round(row.last_round[1])
@@ -564,6 +564,7 @@ class Table:
         if not self.match.finished:
             raise TableError("not_finished", "a rematch is for a finished match")
         if self.row.rematch is None and seat not in self.rematch_agreed:
+            self.store.ask_rematch(self.id, seat)
             self.rematch_agreed.add(seat)
             self.broadcast_state()
 
