@@ -1,4 +1,4 @@
-"""The server on PostgreSQL: the same schema as SQLite, tables stored and resumed alike.
+"""The server on PostgreSQL: the same schema as SQLite, tables stored and resumed alike (a seat left, a rematch too).
 
 The database is ``OSTERIA_TEST_POSTGRES`` (default: the one .ci/postgres.sh prepares); where none
 answers, a private server is started from the installed PostgreSQL binaries; the test is skipped,
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import glob
+import json
 import os
 import random
 import secrets
@@ -18,12 +19,14 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from osteria.server.store import SCHEMA, Store
-from server_helpers import play_seat, served, ws_url
+from server_helpers import connect, play_seat, served, until, ws_url
+from test_server_rematch import finish, message_of, two_friends
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -125,3 +128,23 @@ def test_a_table_on_postgres_is_played_and_resumed(postgres: str, tmp_path: Path
         assert state["move"] == last["move"] > played["table"]["move"] - 1
         assert state["deals"] == last["deals"] and state["deals"][0] == played["table"]["deals"][0]
         assert httpx.get(f"{base}/api/tables/{created['table_id']}/record").json() == record
+
+
+def test_a_seat_left_and_a_rematch_on_postgres_outlive_a_restart(postgres: str, tmp_path: Path) -> None:
+    with served(tmp_path, database=postgres) as base:
+        created, bruno = two_friends(base)
+        old, anna = created["table_id"], created["token"]
+        finish(base, old, [anna, bruno])
+        assert httpx.post(f"{base}/api/tables/{old}/leave", json={"token": bruno}).status_code == 200
+
+        async def ask() -> dict[str, Any]:
+            async with connect(ws_url(base, old, anna)) as ws:
+                await ws.send(json.dumps({"type": "rematch"}))
+                return await until(ws, "rematch")
+
+        moved = asyncio.run(ask())
+    with served(tmp_path, database=postgres) as base:
+        assert not httpx.get(f"{base}/api/tables/{old}").json()["players"][1]["taken"]
+        assert asyncio.run(message_of(base, old, anna, "rematch")) == moved
+        rematch = httpx.get(f"{base}/api/tables/{moved['table_id']}").json()
+        assert [p["taken"] for p in rematch["players"]] == [True, False, True]  # Bruno's seat is free there

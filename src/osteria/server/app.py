@@ -25,6 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 from starlette.datastructures import Headers
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as ASGIMessage
 
@@ -37,7 +38,7 @@ from osteria.rules import GAMES
 from osteria.server import club, fair
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import RatingRow, Store
-from osteria.server.tables import LANGUAGES, Client, Message, Settings, Table, TableError, Tables, encode
+from osteria.server.tables import LANGUAGES, Client, Message, Settings, Table, TableError, Tables, encode, seat_link
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE_BYTES = 4096
@@ -135,7 +136,9 @@ class SignIn(Strict):
     password: str = Field(max_length=club.PASSWORD_LENGTH[1])
 
 
-class PassOn(Strict):
+class OwnSeat(Strict):
+    """The caller's own seat, to pass on or to leave."""
+
     token: str | None = Field(default=None, max_length=64)  # None: the seat the join cookie holds
 
 
@@ -182,6 +185,12 @@ class LangMessage(Strict):
     _lang = field_validator("lang")(classmethod(lambda cls, v: _language(v)))
 
 
+class RematchMessage(Strict):
+    """The player asks for a rematch of the finished match, in the same seats."""
+
+    type: Literal["rematch"]
+
+
 class BackMessage(Strict):
     """"I'm back": the player takes his seat back from the stand-in bot."""
 
@@ -189,7 +198,7 @@ class BackMessage(Strict):
 
 
 Incoming = Annotated[PlayMessage | ChatMessage | HintMessage | AnalysisMessage | StartMessage | PingMessage
-                     | LastRoundMessage | BackMessage | LangMessage, Field(discriminator="type")]
+                     | LastRoundMessage | BackMessage | LangMessage | RematchMessage, Field(discriminator="type")]
 INCOMING: TypeAdapter[Incoming] = TypeAdapter(Incoming)
 
 
@@ -223,17 +232,18 @@ def _keep_seat(request: Request, response: Response, table_id: str, token: str) 
                         secure=request.url.scheme == "https")
 
 
+def _forget_seat(request: Request, response: Response, table_id: str) -> None:
+    """Clear the cookie of a seat the browser holds no more."""
+    response.delete_cookie(_seat_cookie(table_id), httponly=True, samesite="strict", path="/",
+                           secure=request.url.scheme == "https")
+
+
 ACCOUNT_COOKIE = "osteria_account"  # a table's id is 8 characters, so no seat's cookie is called so
 
 
 def _keep_sign_in(request: Request, response: Response, token: str) -> None:
     response.set_cookie(ACCOUNT_COOKIE, token, max_age=club.SESSION_DAYS * 86400, httponly=True,
                         samesite="strict", path="/", secure=request.url.scheme == "https")
-
-
-def _seat_link(table_id: str, seat: int | None, token: str | None) -> str:
-    """The link that plays a seat (a seat the caller knows is held by ``token``): for its player alone."""
-    return f"/t/{table_id}?seat={seat}&token={token}"
 
 
 def _error(code: str, message: str, move: int | None = None) -> Message:
@@ -433,8 +443,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         if not openers[address].take():
             raise HTTPException(429, "too many tables opened from this address: wait a minute")
 
-    def signed_in(request: Request) -> str | None:
-        """The account the request's sign-in cookie holds, if any."""
+    def signed_in(request: HTTPConnection) -> str | None:
+        """The account the request's (or WebSocket's) sign-in cookie holds, if any."""
         token = request.cookies.get(ACCOUNT_COOKIE)
         if not token:
             return None
@@ -545,13 +555,13 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         return {"table_id": table.id, "invite": table.row.invite, "invite_link": f"{base}?invite={table.row.invite}",
                 "watch_link": base,
                 "seat": None if mine is None else mine.seat, "token": None if mine is None else mine.token,
-                "link": None if mine is None else _seat_link(table.id, mine.seat, mine.token),
+                "link": None if mine is None else seat_link(table.id, mine.seat, mine.token),
                 "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level} for s in table.seats],
                 "table": table.state()}
 
     @app.get("/api/lobby")
     async def lobby(game: str | None = None) -> dict[str, Any]:
-        return {"tables": [t.lobby_entry() for t in tables().open_tables(game)]}
+        return {"tables": [t.lobby_entry() for t in tables().open_tables(game, playing=True)]}
 
     @app.post("/api/quick-join")
     async def quick_join(body: QuickJoin, request: Request, response: Response) -> dict[str, Any]:
@@ -563,7 +573,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             raise HTTPException(exc.status, exc.message) from None
         hold(request, table, seat)
         _keep_seat(request, response, table.id, token)
-        return {"table_id": table.id, "seat": seat, "token": token, "link": _seat_link(table.id, seat, token),
+        return {"table_id": table.id, "seat": seat, "token": token, "link": seat_link(table.id, seat, token),
                 "new": new}
 
     @app.get("/api/tables/{table_id}")
@@ -579,7 +589,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             raise HTTPException(exc.status, exc.message) from None
         hold(request, table, seat)
         _keep_seat(request, response, table_id, token)
-        return {"seat": seat, "token": token, "link": _seat_link(table_id, seat, token)}
+        return {"seat": seat, "token": token, "link": seat_link(table_id, seat, token)}
 
     @app.post("/api/tables/{table_id}/session")
     async def session(table_id: str, body: Session, request: Request, response: Response) -> dict[str, Any]:
@@ -594,7 +604,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         return {"seat": seat}
 
     @app.post("/api/tables/{table_id}/pass-on")
-    async def pass_on(table_id: str, body: PassOn, request: Request, response: Response) -> dict[str, Any]:
+    async def pass_on(table_id: str, body: OwnSeat, request: Request, response: Response) -> dict[str, Any]:
         table = table_of(table_id)
         try:
             seat = table.seat_of_token(body.token or request.cookies.get(_seat_cookie(table_id)))
@@ -603,9 +613,21 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             raise HTTPException(exc.status, exc.message) from None
         assert seat is not None  # pass_on refuses a spectator
         table.hold(seat, None)  # whoever takes the seat now plays it as his own
-        response.delete_cookie(_seat_cookie(table_id), httponly=True, samesite="strict", path="/",
-                               secure=request.url.scheme == "https")
-        return {"seat": seat, "token": token, "link": _seat_link(table_id, seat, token)}
+        _forget_seat(request, response, table_id)
+        return {"seat": seat, "token": token, "link": seat_link(table_id, seat, token)}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, body: OwnSeat, request: Request, response: Response) -> dict[str, Any]:
+        table = table_of(table_id)
+        try:
+            seat = table.seat_of_token(body.token or request.cookies.get(_seat_cookie(table_id)))
+            table.leave(seat)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        # The others may all have asked for a rematch already: the one who left is not waited for.
+        tables().rematch(table)
+        _forget_seat(request, response, table_id)
+        return {"seat": seat}
 
     @app.post("/api/tables/{table_id}/start")
     async def start(table_id: str, body: Start) -> dict[str, Any]:
@@ -655,12 +677,16 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             with suppress(TableError):
                 seat = table.seat_of_token(cookie)
         # A page says its language (?lang=it): its states carry the lines of that one alone.
-        client = Client(seat, (lang,) if lang in LANGUAGES else LANGUAGES)
+        # A signed-in spectator is named in the table's list of watchers.
+        client = Client(seat, (lang,) if lang in LANGUAGES else LANGUAGES, signed_in(websocket))
+        rematch = tables().rematch_for(table, seat)
+        if rematch is not None:  # the match had its rematch while this player was away: before all else
+            client.send(rematch)
         writer = asyncio.create_task(_write(websocket, client))
         table.connect(client)
         sockets[address] += 1
         try:
-            await _read(websocket, table, client, chat)
+            await _read(websocket, tables(), table, client, chat)
         except WebSocketDisconnect:
             pass
         finally:
@@ -695,7 +721,7 @@ async def _write(websocket: WebSocket, client: Client) -> None:
         await websocket.close(code=client.close_code)
 
 
-async def _read(websocket: WebSocket, table: Table, client: Client, chat: Bucket) -> None:
+async def _read(websocket: WebSocket, tables: Tables, table: Table, client: Client, chat: Bucket) -> None:
     """Answer one socket's messages; ``chat`` is its address's chat budget at this table."""
     messages = Bucket(20, 40)
     # Messages over the limit are forgiven at ten a second: a socket that flooded once and then
@@ -754,6 +780,8 @@ async def _read(websocket: WebSocket, table: Table, client: Client, chat: Bucket
                 table.start(client.seat)
             elif isinstance(message, LastRoundMessage):
                 table.declare_last_round(client.seat)
+            elif isinstance(message, RematchMessage):
+                tables.agree_rematch(table, client.seat)
             else:
                 task = asyncio.create_task(_answer(table, client, message))
                 background.add(task)

@@ -55,6 +55,14 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS ratings (
         game TEXT NOT NULL, player TEXT NOT NULL, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL,
         matches INTEGER NOT NULL, PRIMARY KEY (game, player))""",
+    # A finished table's rematch: per person's seat, the new table and the token minted there for
+    # him, so that the old seat's holder is moved to it (only while that token still holds it).
+    """CREATE TABLE IF NOT EXISTS rematches (
+        table_id TEXT NOT NULL, seat INTEGER NOT NULL, rematch_id TEXT NOT NULL, token TEXT NOT NULL,
+        PRIMARY KEY (table_id, seat))""",
+    # The seats whose players asked for a rematch of a finished table, until it is made.
+    """CREATE TABLE IF NOT EXISTS rematch_asks (table_id TEXT NOT NULL, seat INTEGER NOT NULL,
+        PRIMARY KEY (table_id, seat))""",
 )
 
 CHAT_KEPT = 50  # chat lines a table sends to a newcomer
@@ -101,6 +109,9 @@ class TableRow:
     last_round: tuple[int, int] | None = None  # (deal index, seat) of a declared last round
     listed: bool = False  # shown in the lobby, its invite with it
     holders: dict[int, str] = field(default_factory=dict)  # seat: the account that holds it
+    rematch: str | None = None  # the table of the rematch, once made
+    rematch_tokens: dict[int, str] = field(default_factory=dict)  # seat: its token at the rematch
+    rematch_asked: set[int] = field(default_factory=set)  # the seats that asked for a rematch
 
 
 @dataclass
@@ -185,7 +196,9 @@ class Store:
 
     # -- writes ------------------------------------------------------------------------------
 
-    def create_table(self, row: TableRow) -> None:
+    def create_table(self, row: TableRow, rematch_of: str | None = None) -> None:
+        """A new table with its seats and holders; ``rematch_of``: the finished table it is the
+        rematch of, whose seats' holders are given the tokens of the new seats."""
         with self._transaction() as cur:
             cur.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (row.id, row.game, row.seats, json.dumps(row.options), row.first_dealer, row.invite,
@@ -195,6 +208,12 @@ class Store:
                             (row.id, p.seat, p.kind, p.level, p.name, p.token, int(p.taken)))
             if row.listed:
                 cur.execute("INSERT INTO listed VALUES (?)", (row.id,))
+            for seat, account in row.holders.items():
+                cur.execute("INSERT INTO holders VALUES (?, ?, ?)", (row.id, seat, account))
+            if rematch_of is not None:
+                for p in row.players:
+                    if p.token is not None:
+                        cur.execute("INSERT INTO rematches VALUES (?, ?, ?, ?)", (rematch_of, p.seat, row.id, p.token))
 
     def take_seat(self, table_id: str, seat: int, name: str, token: str | None = None) -> None:
         """The seat is taken; ``token``, minted for a player who joins, replaces the seat's (None
@@ -206,6 +225,21 @@ class Store:
     def set_token(self, table_id: str, seat: int, token: str) -> None:
         with self._transaction() as cur:
             cur.execute("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token, table_id, seat))
+
+    def leave_seat(self, table_id: str, seat: int, name: str, started: bool) -> None:
+        """Its player left the seat: no token holds it, no account; it is free, under ``name``.
+        ``started``: play had begun, and goes on (a bot plays the seat until someone takes it)."""
+        with self._transaction() as cur:
+            cur.execute("UPDATE seats SET taken = 0, token = NULL, name = ? WHERE table_id = ? AND seat = ?",
+                        (name, table_id, seat))
+            cur.execute("DELETE FROM holders WHERE table_id = ? AND seat = ?", (table_id, seat))
+            cur.execute("DELETE FROM rematch_asks WHERE table_id = ? AND seat = ?", (table_id, seat))
+            if started:
+                cur.execute("UPDATE tables SET started = 1 WHERE id = ?", (table_id,))
+
+    def ask_rematch(self, table_id: str, seat: int) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO rematch_asks VALUES (?, ?)", (table_id, seat))
 
     def start(self, table_id: str, bots: Sequence[tuple[int, str, str]]) -> None:
         """Play begins; the seats in ``bots`` (seat, level, name) are a bot's from now on."""
@@ -308,6 +342,12 @@ class Store:
                 tables[table_id].listed = True
             for table_id, seat, account in cur.fetchall("SELECT table_id, seat, account FROM holders"):
                 tables[table_id].holders[seat] = account
+            for table_id, seat, rematch_id, token in cur.fetchall(
+                    "SELECT table_id, seat, rematch_id, token FROM rematches"):
+                tables[table_id].rematch = rematch_id
+                tables[table_id].rematch_tokens[seat] = token
+            for table_id, seat in cur.fetchall("SELECT table_id, seat FROM rematch_asks"):
+                tables[table_id].rematch_asked.add(seat)
             for r in cur.fetchall("SELECT table_id, line, seat, name, text, at FROM chat ORDER BY table_id, line"):
                 lines = tables[r[0]].chat
                 lines.append(ChatLine(r[1], r[2], r[3], r[4], r[5]))

@@ -70,6 +70,11 @@ def bot_name(seat: int, taken: Sequence[str]) -> str:
     return next((name for name in BOT_NAMES if name not in taken), f"bot {seat}")
 
 
+def seat_link(table_id: str, seat: int | None, token: str | None) -> str:
+    """The link that plays a seat (a seat the caller knows is held by ``token``): for its player alone."""
+    return f"/t/{table_id}?seat={seat}&token={token}"
+
+
 def same_name(a: str, b: str) -> bool:
     """Whether two names would be told apart by nobody at the table: "anna" is "Anna"."""
     return a.casefold() == b.casefold()
@@ -133,12 +138,14 @@ class Seat(SeatRow):
 
 
 class Client:
-    """One WebSocket: its seat (None: a watcher) and the messages waiting to be sent to it."""
+    """One WebSocket: its seat (None: a watcher), the account it is signed in with (None: a guest)
+    and the messages waiting to be sent to it."""
 
     most_waiting = 1000  # messages a client may leave unread before it is dropped
 
-    def __init__(self, seat: int | None, languages: tuple[str, ...] = LANGUAGES) -> None:
+    def __init__(self, seat: int | None, languages: tuple[str, ...] = LANGUAGES, account: str | None = None) -> None:
         self.seat = seat
+        self.account = account
         # The languages of the lines it is sent: drawing them is most of a state's cost, and a page
         # shows one at a time.
         self.languages = languages
@@ -219,6 +226,7 @@ class Table:
         self._hinting: set[int] = set()
         self._analyses: dict[int, Message] = {}
         self._analysing = False
+        self.rematch_agreed = set(row.rematch_asked)  # the seats whose players asked for a rematch
         for deal_index, (dealer, seed, published) in enumerate(row.deals):
             if row.last_round is not None and row.last_round[0] == deal_index:
                 self.match.declare_last_round(row.last_round[1])
@@ -234,6 +242,8 @@ class Table:
         for s in self.seats:
             if s.kind == "bot":
                 s.bot = make_bot(s.level or "medio", game=self.game.name, seed=new_bot_seed())
+            elif self.row.started and not s.taken:
+                s.stand_in = True  # its player left during play: a bot plays it until someone takes it
         # The server deals from its own committed seeds, never from the match's generator.
         self._ensure_deal()
 
@@ -297,13 +307,23 @@ class Table:
             "players": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level, "taken": s.taken,
                          "connected": s.connections > 0, "stand_in": s.stand_in} for s in self.seats],
             "spectators": sum(1 for c in self.clients if c.seat is None),
+            "watchers": self.watchers(),
             "move": self.move, "deal_index": len(self.match.deals) - 1,
             "deals": [{"deal_index": i, "dealer": d.dealer, "seed_hash": self.seeds[i][1],
                        "seed": self.seeds[i][0] if i < over else None} for i, d in enumerate(self.match.deals)],
             "result": self.match.result(),
             "last_round": self.match.last_round,
             "clock": self.clock(),
+            "rematch": None if not self.match.finished else {
+                "agreed": sorted(self.rematch_agreed), "table_id": self.row.rematch},
         }
+
+    def watchers(self) -> Message:
+        """Who watches: the accounts signed in among the spectators (each once, however many pages
+        it has open), and how many spectators' pages are a guest's."""
+        watching = [c for c in self.clients if c.seat is None]
+        return {"names": sorted({c.account for c in watching if c.account is not None}, key=str.casefold),
+                "guests": sum(1 for c in watching if c.account is None)}
 
     def clock(self) -> Message | None:
         """The turn clock while a player's stand-in waits: his seat, the seconds left before a bot
@@ -428,7 +448,8 @@ class Table:
                 "options": dict(self.game.options), "stand_in_level": self.row.stand_in_level,
                 "players": [{"seat": s.seat, "name": s.name if s.taken else None, "kind": s.kind,
                              "level": s.level, "taken": s.taken} for s in self.seats],
-                "free": len(self.free_seats()), "invite_link": f"/t/{self.id}?invite={self.row.invite}",
+                "status": self.status, "free": len(self.free_seats()),
+                "invite_link": f"/t/{self.id}?invite={self.row.invite}",
                 "created": self.row.created}
 
     def seat_of_token(self, token: str | None) -> int | None:
@@ -499,6 +520,58 @@ class Table:
         for client in [c for c in self.clients if c.seat == seat]:
             client.close(4403)
         return token
+
+    def leave(self, seat: int | None) -> None:
+        """The player of ``seat`` leaves the table: his token holds the seat no more (the clients
+        that came with it are closed, 4403) and no account holds it; the seat is free for the
+        invite. In play a bot of the stand-in level plays it at once, under a bot's name, until
+        someone takes it; a finished match keeps his name, which its record and result say.
+        Everybody is told who left (``left``)."""
+        if seat is None:
+            raise TableError("spectator", "a spectator holds no seat to leave", 403)
+        s = self.seats[seat]
+        left = s.name
+        started, playing = self.started, self.status == "playing"
+        if playing:
+            s.name = bot_name(seat, [o.name for o in self.seats if o is not s])
+        elif not started:
+            s.name = f"seat {seat}"
+        self.store.leave_seat(self.id, seat, s.name, started)
+        self.row.started = started
+        self.row.holders.pop(seat, None)
+        s.token, s.taken = None, False
+        s.stand_in = playing
+        self.match.players[seat] = s.name
+        self._views.clear()
+        self.rematch_agreed.discard(seat)
+        if self._timer is not None and self._timer_for is not None and self._timer_for[0] == seat:
+            self._timer.cancel()  # no clock for a seat a bot plays
+            self._timer = None
+        for client in [c for c in self.clients if c.seat == seat]:
+            client.close(4403)
+        self.send_all({"type": "left", "seat": seat, "name": left, "now": s.name})
+        self.resume()
+        self.broadcast_state()
+
+    def people(self) -> list[int]:
+        """The seats a person holds now (by his token)."""
+        return [s.seat for s in self.seats if s.kind == "human" and s.token is not None]
+
+    def agree_rematch(self, seat: int | None) -> None:
+        """The player of ``seat`` asks for a rematch of the finished match (see Tables.rematch)."""
+        if seat is None:
+            raise TableError("spectator", "a spectator does not ask for a rematch", 403)
+        if not self.match.finished:
+            raise TableError("not_finished", "a rematch is for a finished match")
+        if self.row.rematch is None and seat not in self.rematch_agreed:
+            self.store.ask_rematch(self.id, seat)
+            self.rematch_agreed.add(seat)
+            self.broadcast_state()
+
+    def rematch_due(self) -> bool:
+        """Whether every person seated has asked for a rematch, and none was made yet."""
+        people = self.people()
+        return self.row.rematch is None and bool(people) and set(people) <= self.rematch_agreed
 
     def start(self, seat: int | None) -> None:
         """A seated player starts the play: seats nobody took get a bot of the stand-in level."""
@@ -814,11 +887,66 @@ class Tables:
         self.tables[table.id] = table
         return table
 
-    def open_tables(self, game: str | None = None) -> list[Table]:
-        """The listed tables waiting for players (of ``game``, if given), oldest first: those the
-        lobby shows and a quick join fills."""
+    def open_tables(self, game: str | None = None, playing: bool = False) -> list[Table]:
+        """The listed tables waiting for players (of ``game``, if given), oldest first: those a
+        quick join fills. ``playing``: those in play whose player left a seat too, which the lobby
+        also shows (a bot plays the seat until someone takes it)."""
+        statuses = ("waiting", "playing") if playing else ("waiting",)
         return [t for t in self.tables.values()
-                if t.row.listed and t.status == "waiting" and t.free_seats() and game in (None, t.game.name)]
+                if t.row.listed and t.status in statuses and t.free_seats() and game in (None, t.game.name)]
+
+    def agree_rematch(self, table: Table, seat: int | None) -> None:
+        """The player of ``seat`` asks for a rematch of ``table``'s finished match; once every
+        person seated has, it is made (see ``rematch``)."""
+        table.agree_rematch(seat)
+        self.rematch(table)
+
+    def rematch(self, table: Table) -> Table | None:
+        """The rematch of a finished table, once every person seated there asked for it (None
+        before): a new table of the same game, rules, stand-in level and listing, each person in
+        his own seat with a token of the new table minted for him (and his account holding it),
+        each bot in its own seat; a seat its player left is free there. Each person's pages are
+        told their own link (``rematch``); everybody sees the new table's id in the state."""
+        if not table.rematch_due():
+            return None
+        rows = []
+        for s in table.seats:
+            if s.kind == "bot":
+                rows.append(SeatRow(s.seat, "bot", s.level, s.name, None, True))
+            elif s.token is not None:
+                rows.append(SeatRow(s.seat, "human", None, s.name, new_token(), True))
+            else:
+                rows.append(SeatRow(s.seat, "human", None, f"seat {s.seat}", None, False))
+        holders = {p.seat: table.row.holders[p.seat] for p in rows
+                   if p.token is not None and p.seat in table.row.holders}
+        row = TableRow(new_table_id(), table.game.name, table.game.seats, dict(table.row.options),
+                       new_first_dealer(table.game.seats), new_token(), table.row.stand_in_level, False, time.time(),
+                       rows, listed=table.row.listed, holders=holders)
+        self.store.create_table(row, rematch_of=table.id)
+        rematch = Table(row, self.store, self.scheduler, self.settings)
+        self.tables[rematch.id] = rematch
+        rematch.resume()
+        table.row.rematch = rematch.id
+        table.row.rematch_tokens = {p.seat: p.token for p in rows if p.token is not None}
+        for client in list(table.clients):
+            told = self.rematch_for(table, client.seat)
+            if told is not None:
+                client.send(told)
+        table.broadcast_state()
+        return rematch
+
+    def rematch_for(self, table: Table, seat: int | None) -> Message | None:
+        """The message that moves the player of ``seat`` at ``table`` to his seat at its rematch,
+        with its link: only while the token minted for him there still holds that seat (he did
+        not leave it or pass it on); None for anyone else."""
+        if seat is None or table.row.rematch is None or seat not in table.row.rematch_tokens:
+            return None
+        rematch = self.tables.get(table.row.rematch)
+        token = table.row.rematch_tokens[seat]
+        held = None if rematch is None else rematch.seats[seat].token
+        if rematch is None or held is None or not secrets.compare_digest(held.encode(), token.encode()):
+            return None
+        return {"type": "rematch", "table_id": rematch.id, "seat": seat, "link": seat_link(rematch.id, seat, token)}
 
     def quick_join(self, game: str, name: str | None) -> tuple[Table, int, str, bool]:
         """A seat for a player who just wants to play ``game``: the first free one at the oldest open

@@ -56,6 +56,7 @@ const app = {
   lastRoundOffer: null, // {last_deal}: this seat may declare the match's last round now
   confirmLastRound: false, // the last round's button was pressed once: the next press declares it
   confirmPassOn: false, // the pass-on button was pressed once: the next press passes the seat on
+  confirmLeave: false, // the leave button was pressed once: the next press leaves the table
 };
 
 // -- words ---------------------------------------------------------------------------------
@@ -225,6 +226,13 @@ async function main() {
   }
 }
 
+// An address of the server's with the language the page's address asked for, if it did.
+function withAskedLanguage(address) {
+  const lang = new URLSearchParams(location.search).get("lang");
+  if (!lang) return address;
+  return `${address}${address.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
+}
+
 // The table's own address, with the page's language if the address asked for one.
 function tableAddress(params) {
   const lang = params.get("lang");
@@ -285,7 +293,8 @@ function renderOpenTables() {
       return `${spec ? spec.label[app.lang] : name} ${showValue(value)}`;
     });
     item.append(node("strong", "", table.game),
-      node("span", "", t("open_table", { seats: table.seats, free: table.free })),
+      node("span", "", t(table.status === "playing" ? "open_table_playing" : "open_table",
+        { seats: table.seats, free: table.free })),
       node("span", "muted", [...seated, ...rules].join(" · ")));
     const sit = node("button", "", t("join"));
     sit.type = "button";
@@ -705,6 +714,28 @@ async function passOn() {
   $("fatal").append(list);
 }
 
+// Leaving gives the seat to a bot (or frees it, before play) and revokes this page's token; the
+// page goes back to the lobby.
+async function leave() {
+  const ws = app.ws;
+  app.ws = null; // the server closes it (4403): not a refusal to tell the player about
+  try {
+    await fetchJson(`/api/tables/${encodeURIComponent(app.tableId)}/leave`, {
+      method: "POST", body: JSON.stringify(app.token ? { token: app.token } : {}),
+    });
+  } catch (error) {
+    app.ws = ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) connect(app.token);
+    showBanner(t("error", { message: error.message }), true);
+    renderTools();
+    return;
+  }
+  app.closed = true;
+  if (ws) ws.close();
+  localStorage.removeItem(`osteria_token_${app.tableId}`);
+  location.assign(withAskedLanguage("/"));
+}
+
 // Sends a message if the socket is open, and says whether it did. Nothing is kept to be sent on
 // reconnecting: while the page is away the table moves on (a stand-in may play for the seat, the
 // trick may be taken), and a card played into a table its player has not seen is not his choice.
@@ -752,6 +783,16 @@ function receive(message) {
         renderBanner();
         renderResult();
       }
+      break;
+    case "rematch":
+      // This seat's own link at the rematch, told to it alone: the page moves there.
+      app.closed = true;
+      location.assign(withAskedLanguage(message.link));
+      break;
+    case "left":
+      app.chat.push({ ...message, key: app.table && app.table.status === "waiting" ? "left_waiting" : "left_playing" });
+      app.chat.splice(0, app.chat.length - 100);
+      renderChat();
       break;
     case "chat":
       app.chat.push(message);
@@ -801,6 +842,7 @@ function render() {
   renderPrompt();
   renderScores();
   renderInfo();
+  renderWatchers();
   renderResult();
   renderHint();
   renderTools();
@@ -878,7 +920,16 @@ function renderBanner() {
     showBanner(t("waiting_players", { names: free.join(", ") }));
   } else if (table.status === "finished") {
     const winners = table.result.winners || [];
-    showBanner(`${t("finished")} ${t("winners", { names: winners.map(shownName).join(", ") })}`);
+    const over = `${t("finished")} ${t("winners", { names: winners.map(shownName).join(", ") })}`;
+    const { rematch } = table;
+    if (rematch && rematch.table_id && app.seat === null) {
+      showBanner(over, false, {
+        label: t("watch_rematch"),
+        run: () => location.assign(withAskedLanguage(`/t/${encodeURIComponent(rematch.table_id)}`)),
+      });
+    } else {
+      showBanner(`${over} ${rematchNote(rematch)}`.trim());
+    }
   } else if (app.dealNotice && app.dealNotice.until > Date.now()) {
     const { result } = app.dealEnds.get(app.dealNotice.index);
     showBanner(t("deal_over", { n: app.dealNotice.index + 1, outcome: result.outcome }));
@@ -887,6 +938,17 @@ function renderBanner() {
   } else {
     showBanner("");
   }
+}
+
+// Who asked for a rematch, or whom the rematch waits for once this seat asked ("" for nothing to say).
+function rematchNote(rematch) {
+  if (!rematch || rematch.table_id || !rematch.agreed.length) return "";
+  const people = app.table.players.filter((p) => p.kind === "human" && p.taken).map((p) => p.seat);
+  if (app.seat !== null && rematch.agreed.includes(app.seat)) {
+    const waited = people.filter((seat) => !rematch.agreed.includes(seat));
+    return t("rematch_waiting", { names: waited.map(playerName).join(", ") });
+  }
+  return t("rematch_asked", { names: rematch.agreed.map(playerName).join(", ") });
 }
 
 // Where a seat sits on the felt, in percent: the page's own seat at the bottom, and play going
@@ -1268,6 +1330,16 @@ function renderInfo() {
   }
 }
 
+// Who watches the table: the signed-in spectators by name, the guests counted.
+function renderWatchers() {
+  const { names, guests } = app.table.watchers || { names: [], guests: 0 };
+  const shown = [...names];
+  if (guests) shown.push(guests === 1 ? t("one_guest") : t("guests", { n: guests }));
+  const watchers = $("watchers");
+  watchers.hidden = !shown.length;
+  watchers.textContent = shown.length ? t("watchers", { names: shown.join(", ") }) : "";
+}
+
 function renderResult() {
   const { table } = app;
   const deals = table.result.deals || [];
@@ -1427,6 +1499,24 @@ function renderTools() {
     app.confirmPassOn = false;
     passOn();
   };
+  // A rematch: offered to a seated player once the match is over, until he has asked for it.
+  const { rematch } = table;
+  const rematchButton = $("rematch-button");
+  rematchButton.hidden = !(rematch && app.seat !== null && !rematch.table_id && !rematch.agreed.includes(app.seat));
+  rematchButton.onclick = () => send({ type: "rematch" });
+  // Leaving hands the seat to a bot for good: a first press asks.
+  const leaveButton = $("leave-button");
+  leaveButton.hidden = app.seat === null;
+  leaveButton.textContent = t(app.confirmLeave ? "confirm_leave" : "leave");
+  leaveButton.onclick = () => {
+    if (!app.confirmLeave) {
+      app.confirmLeave = true;
+      renderTools();
+      return;
+    }
+    app.confirmLeave = false;
+    leave();
+  };
   const record = $("record-link");
   record.href = `/api/tables/${encodeURIComponent(app.tableId)}/record`;
   record.download = `osteria-${app.tableId}.json`;
@@ -1460,6 +1550,10 @@ function renderChat() {
   const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
   log.replaceChildren();
   for (const line of app.chat) {
+    if (line.type === "left") {
+      log.append(node("div", "line notice", t(line.key, { name: line.name, now: line.now })));
+      continue;
+    }
     const item = node("div", "line");
     const who = line.seat === null || line.seat === undefined ? t("spectator") : (line.name || playerName(line.seat));
     item.append(node("span", "who", `${who}: `), document.createTextNode(line.text));
