@@ -1,0 +1,70 @@
+"""The replay of a match as the page steps through it: deal by deal, trick by trick, every hand shown.
+
+A replay is drawn from the table's osteria/1 record alone, which holds only the deals already
+over (their seeds are published, their hands shown to everybody at their end), never the deal in
+progress: so the replay of a match still being played shows no card a seat may not see yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from osteria.engine import JSON, Match
+from osteria.records import replay
+from osteria.server.tables import WATCHER, in_game_order, public_view, view_lines
+from osteria.views import TableView, view_for
+
+Message = dict[str, Any]
+
+
+def match_replay(record: dict[str, JSON], languages: Sequence[str]) -> Message:
+    """The replay of ``record`` (the deals it holds, each as a list of positions), its lines in
+    ``languages``: see docs/online.md, *Replays*. RecordError for a record that does not replay."""
+    finished = replay(record)
+    game, seats = finished.game, finished.game.seats
+    again = Match(game, players=finished.players, seed=0, dealer=finished.deals[0].dealer if finished.deals else None)
+    views = {lang: view_for(game, lang, finished.players, WATCHER) for lang in languages}
+
+    def position(actions: list[list[JSON]], taken: JSON) -> Message:
+        observations = [again.observation(s) for s in range(seats)]
+        shown = public_view(observations)
+        lines = {}
+        for lang, view in views.items():
+            view.note(shown)
+            lines[lang] = view_lines(view, shown)
+        ordering: TableView = next(iter(views.values()))
+        return {"tricks_played": shown.get("tricks_played"), "actions": actions, "taken": taken,
+                "trick": shown.get("trick") or [],
+                "hands": [in_game_order(ordering, o.get("hand")) for o in observations],
+                "totals": again.totals(), "lines": lines}
+
+    deals = []
+    totals = [0] * seats
+    for index, dealt in enumerate(finished.deals):
+        deal = again.begin_deal(dealt.hands, dealt.stock, dealt.dealer)
+        positions = [position([], None)]
+        since: list[list[JSON]] = []
+        tricks, in_play = 0, deal.in_card_play
+        for seat, action in dealt.deal.history:
+            since.append([seat, deal.action_str(action)])
+            again.apply(action)
+            # The trick a seat's own view shows as the last one taken: every seat's shows it alike.
+            seen = again.observation(seat)
+            last, played = seen.get("last_trick"), seen.get("tricks_played")
+            trick_over = isinstance(played, int) and played > tricks
+            if trick_over or deal.over or (deal.in_card_play and not in_play):
+                positions.append(position(since, last if trick_over else None))
+                since = []
+            tricks = played if isinstance(played, int) else tricks
+            in_play = deal.in_card_play
+        result = finished.results[index].as_json()
+        totals = [t + d for t, d in zip(totals, finished.results[index].delta, strict=True)]
+        entry = record["deals"][index]
+        deals.append({"deal_index": index, "dealer": dealt.dealer, "hands": entry["hands"],
+                      "stock": entry.get("stock", {}), "positions": positions, "result": result,
+                      "totals": totals,
+                      "result_lines": {lang: view.deal_result(index, result, totals) for lang, view in views.items()}})
+    return {"game": game.name, "options": game.changed_options(), "players": finished.players,
+            "seats": seats, "finished": finished.finished, "winners": finished.winners, "deals": deals,
+            "totals": totals}
