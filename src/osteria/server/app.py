@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -33,7 +34,7 @@ from osteria.cards import RANK_NAMES, SUIT_NAMES
 from osteria.engine import Game
 from osteria.records import RecordError
 from osteria.rules import GAMES
-from osteria.server import club, fair
+from osteria.server import club, fair, replays
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import RatingRow, Store
 from osteria.server.tables import LANGUAGES, Client, Message, Settings, Table, TableError, Tables, encode
@@ -378,8 +379,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     # Added last, so outermost: the refusals above get the headers too.
     app.add_middleware(SecurityHeaders, unconfined=("/docs", "/redoc") if openapi else ())
 
-    def page() -> Response:
-        index = STATIC / "index.html"
+    def page(name: str = "index.html") -> Response:
+        index = STATIC / name
         if not index.is_file():
             return JSONResponse({"detail": "the browser table is not installed"}, status_code=404)
         return FileResponse(index, media_type="text/html")
@@ -391,6 +392,15 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> Response:
         return page()
+
+    # A match's replay and a player's history: a page of their own, beside the table's.
+    @app.api_route("/replay/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def replay_page(table_id: str) -> Response:
+        return page("replay.html")
+
+    @app.api_route("/players/{name}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def player_page(name: str) -> Response:
+        return page("replay.html")
 
     # At the root, since a service worker serves only the pages under its own address.
     @app.get("/sw.js", include_in_schema=False)
@@ -519,6 +529,50 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                              "players": m.result["players"], "totals": m.result["totals"],
                              "place": m.result["places"][m.seat], "won": m.seat in (m.result["winners"] or ()),
                              "record": f"/api/tables/{m.table_id}/record"} for m in matches]}
+
+    # -- history and replays ------------------------------------------------------------------
+
+    @app.get("/api/players/{name}/history")
+    async def history(name: str, request: Request) -> dict[str, Any]:
+        store = tables().store
+        account = store.account(name)
+        if account is None:
+            raise HTTPException(404, f"no player {name!r}")
+        # A match still being played is listed to its own player alone: nobody else learns where
+        # to find him at a table now.
+        own = signed_in(request) == account.name
+        matches = []
+        for held in store.tables_of(account.name):
+            table = tables().tables.get(held.table_id)
+            if held.result is not None:
+                result = held.result
+                entry = {"status": "finished", "at": held.finished_at, "players": result["players"],
+                         "totals": result["totals"], "place": result["places"][held.seat],
+                         "won": held.seat in (result["winners"] or ())}
+            elif own and table is not None:  # one the rules could not rebuild is closed: not listed
+                entry = {"status": table.status, "at": held.created, "players": [s.name for s in table.seats],
+                         "totals": table.match.totals(), "place": None, "won": None}
+            else:
+                continue
+            matches.append({"table_id": held.table_id, "game": held.game, "seat": held.seat, **entry,
+                            "replay": f"/replay/{held.table_id}", "record": f"/api/tables/{held.table_id}/record"})
+        return {"name": account.name, "matches": matches}
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def match_replay(table_id: str) -> dict[str, Any]:
+        table = table_of(table_id)
+        # Drawn from the record, which holds the deals already over and never the one in progress.
+        record = table.record()
+        drawn = await asyncio.to_thread(replays.match_replay, record, LANGUAGES)
+        return {"table_id": table.id, "status": table.status, **drawn, "record": f"/api/tables/{table.id}/record"}
+
+    @app.get("/api/tables/{table_id}/analysis/{deal_index}")
+    async def deal_analysis(table_id: str, deal_index: Annotated[int, PathParam(ge=0, le=100_000)]) -> dict[str, Any]:
+        table = table_of(table_id)
+        try:
+            return await table.analysis(deal_index, lambda message: None)
+        except TableError as exc:
+            raise HTTPException(409 if exc.code == "busy" else exc.status, exc.message) from None
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
