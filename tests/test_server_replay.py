@@ -13,9 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from osteria.cards import CARD_STRINGS
+from osteria.engine import Match
 from osteria.records import replay
+from osteria.rules import GAMES
 from osteria.server import fair
 from osteria.server.replays import match_replay
 from osteria.server.store import Store
@@ -144,3 +147,31 @@ def test_a_finished_deals_analysis_over_http(tmp_path: Path) -> None:
     assert [[s["seat"], s["action"]] for s in analysis["steps"]] == deal["actions"]
     assert unplayed.status_code == 400 and "deal 1 is not finished" in unplayed.json()["detail"]
     assert negative.status_code == 422
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_games_replay_takes_each_card_played_in_one_trick_and_ends_at_the_totals(game: str) -> None:
+    rng = random.Random(11)
+    match = Match(GAMES[game](), seed=11)
+    while not match.finished and len(match.deals) < 3:
+        match.begin_deal()
+        while match.deal is not None and not match.deal.over:
+            match.play(rng.choice(match.legal_actions()))
+    record = match.record()
+    drawn = match_replay(record, ("it", "en"))
+    assert drawn["finished"] == match.finished and len(drawn["deals"]) == len(match.deals)
+    totals = [0] * match.game.seats
+    for deal, dealt, result in zip(drawn["deals"], record["deals"], match.results, strict=True):
+        positions = deal["positions"]
+        assert positions[0]["actions"] == [] and positions[0]["taken"] is None
+        assert [a for p in positions for a in p["actions"]] == dealt["actions"]
+        plays = [[seat, action.split()[0]] for seat, action in dealt["actions"]
+                 if action.split()[0] in CARD_STRINGS]
+        tricks = [p["taken"] for p in positions if p["taken"] is not None]
+        assert [card for trick in tricks for card in trick["cards"]] == plays  # no deal ends within a trick
+        for trick, following in pairwise(tricks):
+            assert following["cards"][0][0] == trick["winner"]  # who takes a trick leads the next
+        totals = [t + d for t, d in zip(totals, result.delta, strict=True)]
+        assert positions[-1]["totals"] == deal["totals"] == totals
+        assert all(p["lines"]["it"] and p["lines"]["en"] for p in positions)
+    assert drawn["totals"] == match.totals()

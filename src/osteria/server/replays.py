@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from osteria.cards import CARD_STRINGS
 from osteria.engine import JSON, Match
 from osteria.records import replay
 from osteria.server.tables import WATCHER, in_game_order, public_view, view_lines
@@ -45,18 +46,26 @@ def match_replay(record: dict[str, JSON], languages: Sequence[str]) -> Message:
         deal = again.begin_deal(dealt.hands, dealt.stock, dealt.dealer)
         positions = [position([], None)]
         since: list[list[JSON]] = []
+        on_table: list[list[JSON]] = []  # the cards played since the last trick was taken
         tricks, in_play = 0, deal.in_card_play
         for seat, action in dealt.deal.history:
             since.append([seat, deal.action_str(action)])
+            card = deal.card_of(action)
+            if card is not None:
+                on_table.append([seat, CARD_STRINGS[card]])
             again.apply(action)
-            # The trick a seat's own view shows as the last one taken: every seat's shows it alike.
             seen = again.observation(seat)
-            last, played = seen.get("last_trick"), seen.get("tricks_played")
-            trick_over = isinstance(played, int) and played > tricks
-            if trick_over or deal.over or (deal.in_card_play and not in_play):
-                positions.append(position(since, last if trick_over else None))
+            played = seen.get("tricks_played")
+            taken: JSON = None
+            if isinstance(played, int) and played > tricks:
+                # Who took it: the view's last trick says, where the rules let players look back
+                # (not at Quattrigghiu's sixth), else the seat that leads now.
+                last = seen.get("last_trick")
+                taken = {"cards": on_table, "winner": last["winner"] if isinstance(last, dict) else seen.get("leader")}
+                on_table, tricks = [], played
+            if taken is not None or deal.over or (deal.in_card_play and not in_play):
+                positions.append(position(since, taken))
                 since = []
-            tricks = played if isinstance(played, int) else tricks
             in_play = deal.in_card_play
         result = finished.results[index].as_json()
         totals = [t + d for t, d in zip(totals, finished.results[index].delta, strict=True)]
