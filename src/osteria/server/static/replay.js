@@ -182,7 +182,8 @@ function renderReplay() {
   view.dataset.deal = String(page.deal);
   view.dataset.at = String(page.at);
   const where = page.at === 0 ? t("step_dealt")
-    : shown.taken ? t("step_trick", { n: shown.tricks_played }) : t("step_play");
+    : shown.taken ? t("step_trick", { n: shown.tricks_played })
+      : shown.tricks_played ? t("step_said", { n: shown.tricks_played }) : t("step_play");
   $("replay-at").textContent = t("replay_at", { deal: page.deal + 1, deals: replay.deals.length, step: where })
     + (last ? ` · ${t("step_over")}` : "");
   $("back").disabled = page.deal === 0 && page.at === 0;
