@@ -20,6 +20,7 @@ from osteria.engine import Match
 from osteria.records import replay
 from osteria.rules import GAMES
 from osteria.server import fair
+from osteria.server.app import ANALYSES_BURST
 from osteria.server.replays import match_replay
 from osteria.server.store import Store
 from server_helpers import TIMEOUT, create, play_seat, quick_settings, served, ws_url
@@ -175,3 +176,11 @@ def test_every_games_replay_takes_each_card_played_in_one_trick_and_ends_at_the_
         assert positions[-1]["totals"] == deal["totals"] == totals
         assert all(p["lines"]["it"] and p["lines"]["en"] for p in positions)
     assert drawn["totals"] == match.totals()
+
+
+def test_analyses_over_http_are_limited_per_address(tmp_path: Path) -> None:
+    with served(tmp_path) as base:
+        table_id = create(base, game="traversone")["table_id"]
+        # Deal 0 is in play: each answer is a refusal, and counts all the same.
+        codes = [httpx.get(f"{base}/api/tables/{table_id}/analysis/0").status_code for _ in range(ANALYSES_BURST + 1)]
+    assert codes == [400] * ANALYSES_BURST + [429]

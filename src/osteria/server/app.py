@@ -44,6 +44,9 @@ MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = {"/api/verify": 4 * 1024 * 1024}  # a record of a long match is large
 MAX_OTHER_BODY_BYTES = 16 * 1024
 CHAT_LENGTH = 280
+# Analyses asked over HTTP by one address: a minute's worth, after a first burst. Each takes
+# seconds of a core; over a socket they are bounded by the socket's own message budget.
+ANALYSES_PER_MINUTE, ANALYSES_BURST = 10.0, 5
 # The page runs only its own files: no inline script or style, no other site's, never in a frame.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                            "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
@@ -209,6 +212,17 @@ class Bucket:
             self.tokens -= 1
             return True
         return False
+
+
+def _take_from(budgets: dict[str, Bucket], request: Request, rate: float, burst: float) -> bool:
+    """Whether the request's address may go on: one taken from its bucket in ``budgets`` (made
+    at ``rate`` a second, up to ``burst``, for an address not seen yet)."""
+    address = request.client.host if request.client else "?"
+    if address not in budgets:
+        if len(budgets) > 100_000:
+            budgets.clear()  # forget old addresses rather than grow without end
+        budgets[address] = Bucket(rate, burst)
+    return budgets[address].take()
 
 
 def _seat_cookie(table_id: str) -> str:
@@ -431,12 +445,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
 
     def may_open_table(request: Request) -> None:
         """HTTPException 429 when the request's address has opened its share of tables."""
-        address = request.client.host if request.client else "?"
-        if address not in openers:
-            if len(openers) > 100_000:
-                openers.clear()  # forget old addresses rather than grow without end
-            openers[address] = Bucket(settings.tables_per_minute / 60, settings.tables_burst)
-        if not openers[address].take():
+        if not _take_from(openers, request, settings.tables_per_minute / 60, settings.tables_burst):
             raise HTTPException(429, "too many tables opened from this address: wait a minute")
 
     def signed_in(request: Request) -> str | None:
@@ -457,12 +466,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     def may_try_sign_in(request: Request) -> None:
         """HTTPException 429 when the request's address has tried its share of sign-ins (and
         sign-ups): a password is not to be guessed by trying many."""
-        address = request.client.host if request.client else "?"
-        if address not in sign_in_budgets:
-            if len(sign_in_budgets) > 100_000:
-                sign_in_budgets.clear()
-            sign_in_budgets[address] = Bucket(settings.sign_ins_per_minute / 60, 10)
-        if not sign_in_budgets[address].take():
+        if not _take_from(sign_in_budgets, request, settings.sign_ins_per_minute / 60, 10):
             raise HTTPException(429, "too many sign-in attempts from this address: wait a minute")
 
     async def begin_session(request: Request, response: Response, account: str) -> dict[str, Any]:
@@ -566,8 +570,13 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         drawn = await asyncio.to_thread(replays.match_replay, record, LANGUAGES)
         return {"table_id": table.id, "status": table.status, **drawn, "record": f"/api/tables/{table.id}/record"}
 
+    analysis_budgets: dict[str, Bucket] = {}
+
     @app.get("/api/tables/{table_id}/analysis/{deal_index}")
-    async def deal_analysis(table_id: str, deal_index: Annotated[int, PathParam(ge=0, le=100_000)]) -> dict[str, Any]:
+    async def deal_analysis(table_id: str, deal_index: Annotated[int, PathParam(ge=0, le=100_000)],
+                            request: Request) -> dict[str, Any]:
+        if not _take_from(analysis_budgets, request, ANALYSES_PER_MINUTE / 60, ANALYSES_BURST):
+            raise HTTPException(429, "too many analyses asked from this address: wait a minute")
         table = table_of(table_id)
         try:
             return await table.analysis(deal_index, lambda message: None)
