@@ -118,6 +118,13 @@ function renderHistory() {
     item.append(node("strong", "", match.game), node("span", "", when),
       node("span", "muted", `${t("with_players", { names: others.join(", ") })} · ${match.totals.join(" · ")} · ${result}`),
       replay, record);
+    if (match.status !== "finished") {
+      // Listed to its own player alone: back to his seat (the browser that took it holds it).
+      const table = node("a", "", t("go_to_table"));
+      table.href = `/t/${encodeURIComponent(match.table_id)}`;
+      table.dataset.role = "table";
+      item.append(table);
+    }
     return item;
   }));
 }
