@@ -47,6 +47,9 @@ def test_a_players_history_and_the_replay_of_his_match(browser: Browser, tmp_pat
         expect(item).to_have_attribute("data-status", "finished")
         expect(item).to_contain_text("traversone")
         expect(item).to_contain_text("with Peppino, Totò")
+        expect(page.locator("#history-ratings li")).to_have_text(["traversone: " + next(
+            f"{r['ordinal']:.1f} (1 matches)" for r in server.get("/api/ladder/traversone")["ladder"]
+            if r["player"] == "Lucia")])
         item.locator("a[data-role=replay]").click()
 
         # The replay: the hands as dealt, then trick by trick as the server's replay has them.

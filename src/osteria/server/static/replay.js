@@ -15,6 +15,7 @@ const page = {
   lang: "it",
   cards: null, // the card names GET /api/games serves
   history: null, // GET /api/players/{name}/history
+  profile: null, // GET /api/players/{name}: the ratings
   replay: null, // GET /api/tables/{id}/replay
   tableId: null,
   deal: 0, // the deal shown, and its position
@@ -78,7 +79,8 @@ async function main() {
       page.tableId = decodeURIComponent(replay[1]);
       page.replay = await fetchJson(`/api/tables/${encodeURIComponent(page.tableId)}/replay`);
     } else if (player) {
-      page.history = await fetchJson(`/api/players/${player[1]}/history`);
+      [page.history, page.profile] = await Promise.all([fetchJson(`/api/players/${player[1]}/history`),
+        fetchJson(`/api/players/${player[1]}`)]);
     }
   } catch (error) {
     fatal(t("error", { message: error.message }));
@@ -101,6 +103,8 @@ function renderHistory() {
   $("page-title").textContent = t("history_title", { name });
   $("history-title").textContent = t("history_title", { name });
   $("history-none").hidden = matches.length > 0;
+  $("history-ratings").replaceChildren(...page.profile.ratings.map((row) => node("li", "",
+    `${row.game}: ${t("rating", { ordinal: row.ordinal.toFixed(1), matches: row.matches })}`)));
   $("history-list").replaceChildren(...matches.map((match) => {
     const item = node("li");
     item.dataset.table = match.table_id;
