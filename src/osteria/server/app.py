@@ -12,7 +12,7 @@ import json
 import os
 import sys
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
@@ -47,6 +47,7 @@ CHAT_LENGTH = 280
 # Analyses asked over HTTP by one address: a minute's worth, after a first burst. Each takes
 # seconds of a core; over a socket they are bounded by the socket's own message budget.
 ANALYSES_PER_MINUTE, ANALYSES_BURST = 10.0, 5
+REPLAYS_KEPT = 32  # replays kept drawn, the last asked for
 # The page runs only its own files: no inline script or style, no other site's, never in a frame.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                            "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
@@ -562,13 +563,23 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                             "replay": f"/replay/{held.table_id}", "record": f"/api/tables/{held.table_id}/record"})
         return {"name": account.name, "matches": matches}
 
+    # The last replays drawn, by table and deals over: a long match's takes a core half a second,
+    # and it changes only when a deal ends.
+    replays_kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+
     @app.get("/api/tables/{table_id}/replay")
     async def match_replay(table_id: str) -> dict[str, Any]:
         table = table_of(table_id)
-        # Drawn from the record, which holds the deals already over and never the one in progress.
-        record = table.record()
-        drawn = await asyncio.to_thread(replays.match_replay, record, LANGUAGES)
-        return {"table_id": table.id, "status": table.status, **drawn, "record": f"/api/tables/{table.id}/record"}
+        key = (table.id, len(table.match.results))
+        if key in replays_kept:
+            replays_kept.move_to_end(key)
+        else:
+            # Drawn from the record, which holds the deals already over and never the one in play.
+            replays_kept[key] = await asyncio.to_thread(replays.match_replay, table.record(), LANGUAGES)
+            while len(replays_kept) > REPLAYS_KEPT:
+                replays_kept.popitem(last=False)
+        return {"table_id": table.id, "status": table.status, **replays_kept[key],
+                "record": f"/api/tables/{table.id}/record"}
 
     analysis_budgets: dict[str, Bucket] = {}
 
