@@ -22,10 +22,11 @@ Message = dict[str, Any]
 def match_replay(record: dict[str, JSON], languages: Sequence[str]) -> Message:
     """The replay of ``record`` (the deals it holds, each as a list of positions), its lines in
     ``languages``: see docs/online.md, *Replays*. RecordError for a record that does not replay."""
-    finished = replay(record)
-    game, seats = finished.game, finished.game.seats
-    again = Match(game, players=finished.players, seed=0, dealer=finished.deals[0].dealer if finished.deals else None)
-    views = {lang: view_for(game, lang, finished.players, WATCHER) for lang in languages}
+    played = replay(record)
+    game, seats = played.game, played.game.seats
+    # Played again from the same hands, so that every seat's view is asked at each position.
+    again = Match(game, players=played.players, seed=0, dealer=played.deals[0].dealer if played.deals else None)
+    views = {lang: view_for(game, lang, played.players, WATCHER) for lang in languages}
 
     def position(actions: list[list[JSON]], taken: JSON) -> Message:
         observations = [again.observation(s) for s in range(seats)]
@@ -42,7 +43,7 @@ def match_replay(record: dict[str, JSON], languages: Sequence[str]) -> Message:
 
     deals = []
     totals = [0] * seats
-    for index, dealt in enumerate(finished.deals):
+    for index, dealt in enumerate(played.deals):
         deal = again.begin_deal(dealt.hands, dealt.stock, dealt.dealer)
         positions = [position([], None)]
         since: list[list[JSON]] = []
@@ -55,25 +56,25 @@ def match_replay(record: dict[str, JSON], languages: Sequence[str]) -> Message:
                 on_table.append([seat, CARD_STRINGS[card]])
             again.apply(action)
             seen = again.observation(seat)
-            played = seen.get("tricks_played")
+            taken_now = seen.get("tricks_played")
             taken: JSON = None
-            if isinstance(played, int) and played > tricks:
-                # Who took it: the view's last trick says, where the rules let players look back
-                # (not at Quattrigghiu's sixth), else the seat that leads now.
+            if isinstance(taken_now, int) and taken_now > tricks:
+                # Who took it: the view's last trick says, where the rules let players look back at
+                # it (a game may hide a trick once taken), else the seat that leads now.
                 last = seen.get("last_trick")
                 taken = {"cards": on_table, "winner": last["winner"] if isinstance(last, dict) else seen.get("leader")}
-                on_table, tricks = [], played
+                on_table, tricks = [], taken_now
             if taken is not None or deal.over or (deal.in_card_play and not in_play):
                 positions.append(position(since, taken))
                 since = []
             in_play = deal.in_card_play
-        result = finished.results[index].as_json()
-        totals = [t + d for t, d in zip(totals, finished.results[index].delta, strict=True)]
+        result = played.results[index].as_json()
+        totals = [t + d for t, d in zip(totals, played.results[index].delta, strict=True)]
         entry = record["deals"][index]
         deals.append({"deal_index": index, "dealer": dealt.dealer, "hands": entry["hands"],
                       "stock": entry.get("stock", {}), "positions": positions, "result": result,
                       "totals": totals,
                       "result_lines": {lang: view.deal_result(index, result, totals) for lang, view in views.items()}})
-    return {"game": game.name, "options": game.changed_options(), "players": finished.players,
-            "seats": seats, "finished": finished.finished, "winners": finished.winners, "deals": deals,
+    return {"game": game.name, "options": game.changed_options(), "players": played.players,
+            "seats": seats, "finished": played.finished, "winners": played.winners, "deals": deals,
             "totals": totals}
