@@ -1,6 +1,7 @@
-"""A player's history and a match's replay in the page: signed up, a match played by clicks, then
-his history, the replay of the match stepped through by keys and buttons, every hand, the trick
-and the score as the server's replay has them, and the deal's analysis beside it."""
+"""A player's history and a match's replay in the page: signed up, a match played by clicks and a
+table not begun yet, then his history (the table with its link back), the replay of the match
+stepped through by keys and buttons, every hand, the trick and the score as the server's replay
+has them, and the deal's analysis beside it."""
 
 from __future__ import annotations
 
@@ -37,14 +38,22 @@ def test_a_players_history_and_the_replay_of_his_match(browser: Browser, tmp_pat
         Clicker(page, random.Random(5)).play_deals(1)
         expect(page.locator("#table-view")).to_have_attribute("data-status", "finished")
 
-        # Her history, from the lobby's account panel.
+        # A table of hers not begun yet, then her history, from the lobby's account panel.
+        waiting = page.request.post(f"{server.base}/api/tables", data={
+            "game": "tressette", "players": [{"kind": "human"}] + [{"kind": "bot", "level": "facile"}] * 3})
+        assert waiting.status == 201, waiting.text()
         page.goto(f"{server.base}/?lang=en")
         page.click("#my-history")
         expect(page).to_have_url(f"{server.base}/players/Lucia")
         expect(page.locator("#history-title")).to_have_text("Lucia's matches")
-        item = page.locator("#history-list li")
-        expect(item).to_have_count(1)
+        expect(page.locator("#history-list li")).to_have_count(2)
+        later = page.locator("#history-list li").first
+        expect(later).to_have_attribute("data-status", "waiting")
+        expect(later).to_contain_text("waiting for players")
+        expect(later.locator("a[data-role=table]")).to_have_attribute("href", f"/t/{waiting.json()['table_id']}")
+        item = page.locator("#history-list li").last
         expect(item).to_have_attribute("data-status", "finished")
+        expect(item.locator("a[data-role=table]")).to_have_count(0)
         expect(item).to_contain_text("traversone")
         expect(item).to_contain_text("with Peppino, Totò")
         expect(page.locator("#history-ratings li")).to_have_text(["traversone: " + next(
