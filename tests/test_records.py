@@ -118,3 +118,13 @@ def test_a_record_is_valid_json_in_utf8_and_lists_only_changed_options(tmp_path:
     record = load(tmp_path / "m.json")
     assert record["options"] == {"target": 21}
     assert osteria.replay(record).record() == record
+
+
+def test_a_record_of_no_finished_deal_replays_for_its_own_number_of_players() -> None:
+    # A server's record before its first deal ends holds the players and no deal: three players
+    # of Traversone, a game of four by default.
+    record = {"format": "osteria/1", "game": "traversone", "players": ["Gino", "Lina", "Piero"], "deals": []}
+    match = osteria.replay(record)
+    assert match.game.seats == 3 and match.players == ["Gino", "Lina", "Piero"] and not match.results
+    with pytest.raises(RecordError, match=r"^players: "):
+        osteria.replay({**record, "players": [f"p{i}" for i in range(9)]})

@@ -85,11 +85,13 @@ def replay(record: dict[str, Any]) -> Match:
     if deals:
         first = _expect(deals[0], dict, "a deal", "deals[0]")
         seats = len(_expect(first.get("hands"), list, "hands", "deals[0].hands"))
+    elif isinstance(record.get("players"), list):
+        seats = len(record["players"])  # a match not dealt yet, or whose first deal is in play
     try:
         game = GAMES[game_name](seats, **options)
     except RulesError as exc:
         raise RecordError(str(exc), "options" if seats is None or seats in GAMES[game_name].seat_counts
-                          else "deals[0].hands") from None
+                          else "deals[0].hands" if deals else "players") from None
     players = record.get("players")
     if players is not None:
         _expect(players, list, "players", "players")

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -35,7 +36,7 @@ from osteria.engine import Game
 from osteria.i18n import meaning, message
 from osteria.records import RecordError
 from osteria.rules import GAMES
-from osteria.server import club, fair
+from osteria.server import club, fair, replays
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import RatingRow, Store
 from osteria.server.tables import LANGUAGES, Client, Message, Settings, Table, TableError, Tables, encode, seat_link
@@ -45,6 +46,10 @@ MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = {"/api/verify": 4 * 1024 * 1024}  # a record of a long match is large
 MAX_OTHER_BODY_BYTES = 16 * 1024
 CHAT_LENGTH = 280
+# Analyses asked over HTTP by one address: a minute's worth, after a first burst. Each takes
+# seconds of a core; over a socket they are bounded by the socket's own message budget.
+ANALYSES_PER_MINUTE, ANALYSES_BURST = 10.0, 5
+REPLAYS_KEPT = 32  # replays kept drawn, the last asked for
 # The page runs only its own files: no inline script or style, no other site's, never in a frame.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                            "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
@@ -220,6 +225,17 @@ class Bucket:
         return False
 
 
+def _take_from(budgets: dict[str, Bucket], request: Request, rate: float, burst: float) -> bool:
+    """Whether the request's address may go on: one taken from its bucket in ``budgets`` (made
+    at ``rate`` a second, up to ``burst``, for an address not seen yet)."""
+    address = request.client.host if request.client else "?"
+    if address not in budgets:
+        if len(budgets) > 100_000:
+            budgets.clear()  # forget old addresses rather than grow without end
+        budgets[address] = Bucket(rate, burst)
+    return budgets[address].take()
+
+
 def _seat_cookie(table_id: str) -> str:
     """The cookie that holds a browser's seat at a table."""
     return f"osteria_{table_id}"
@@ -389,8 +405,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     # Added last, so outermost: the refusals above get the headers too.
     app.add_middleware(SecurityHeaders, unconfined=("/docs", "/redoc") if openapi else ())
 
-    def page() -> Response:
-        index = STATIC / "index.html"
+    def page(name: str = "index.html") -> Response:
+        index = STATIC / name
         if not index.is_file():
             return JSONResponse({"detail": "the browser table is not installed"}, status_code=404)
         return FileResponse(index, media_type="text/html")
@@ -402,6 +418,15 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> Response:
         return page()
+
+    # A match's replay and a player's history: a page of their own, beside the table's.
+    @app.api_route("/replay/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def replay_page(table_id: str) -> Response:
+        return page("replay.html")
+
+    @app.api_route("/players/{name}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def player_page(name: str) -> Response:
+        return page("replay.html")
 
     # At the root, since a service worker serves only the pages under its own address.
     @app.get("/sw.js", include_in_schema=False)
@@ -435,12 +460,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
 
     def may_open_table(request: Request) -> None:
         """HTTPException 429 when the request's address has opened its share of tables."""
-        address = request.client.host if request.client else "?"
-        if address not in openers:
-            if len(openers) > 100_000:
-                openers.clear()  # forget old addresses rather than grow without end
-            openers[address] = Bucket(settings.tables_per_minute / 60, settings.tables_burst)
-        if not openers[address].take():
+        if not _take_from(openers, request, settings.tables_per_minute / 60, settings.tables_burst):
             raise HTTPException(429, "too many tables opened from this address: wait a minute")
 
     def signed_in(request: HTTPConnection) -> str | None:
@@ -461,12 +481,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     def may_try_sign_in(request: Request) -> None:
         """HTTPException 429 when the request's address has tried its share of sign-ins (and
         sign-ups): a password is not to be guessed by trying many."""
-        address = request.client.host if request.client else "?"
-        if address not in sign_in_budgets:
-            if len(sign_in_budgets) > 100_000:
-                sign_in_budgets.clear()
-            sign_in_budgets[address] = Bucket(settings.sign_ins_per_minute / 60, 10)
-        if not sign_in_budgets[address].take():
+        if not _take_from(sign_in_budgets, request, settings.sign_ins_per_minute / 60, 10):
             raise HTTPException(429, "too many sign-in attempts from this address: wait a minute")
 
     async def begin_session(request: Request, response: Response, account: str) -> dict[str, Any]:
@@ -533,6 +548,65 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                              "players": m.result["players"], "totals": m.result["totals"],
                              "place": m.result["places"][m.seat], "won": m.seat in (m.result["winners"] or ()),
                              "record": f"/api/tables/{m.table_id}/record"} for m in matches]}
+
+    # -- history and replays ------------------------------------------------------------------
+
+    @app.get("/api/players/{name}/history")
+    async def history(name: str, request: Request) -> dict[str, Any]:
+        store = tables().store
+        account = store.account(name)
+        if account is None:
+            raise HTTPException(404, f"no player {name!r}")
+        # A match still being played is listed to its own player alone: nobody else learns where
+        # to find him at a table now.
+        own = signed_in(request) == account.name
+        matches = []
+        for held in store.tables_of(account.name):
+            table = tables().tables.get(held.table_id)
+            if held.result is not None:
+                result = held.result
+                entry = {"status": "finished", "at": held.finished_at, "players": result["players"],
+                         "totals": result["totals"], "place": result["places"][held.seat],
+                         "won": held.seat in (result["winners"] or ())}
+            elif own and table is not None:  # one the rules could not rebuild is closed: not listed
+                entry = {"status": table.status, "at": held.created, "players": [s.name for s in table.seats],
+                         "totals": table.match.totals(), "place": None, "won": None}
+            else:
+                continue
+            matches.append({"table_id": held.table_id, "game": held.game, "seat": held.seat, **entry,
+                            "replay": f"/replay/{held.table_id}", "record": f"/api/tables/{held.table_id}/record"})
+        return {"name": account.name, "matches": matches}
+
+    # The last replays drawn, by table and deals over: a long match's takes a core half a second,
+    # and it changes only when a deal ends.
+    replays_kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def match_replay(table_id: str) -> dict[str, Any]:
+        table = table_of(table_id)
+        key = (table.id, len(table.match.results))
+        if key in replays_kept:
+            replays_kept.move_to_end(key)
+        else:
+            # Drawn from the record, which holds the deals already over and never the one in play.
+            replays_kept[key] = await asyncio.to_thread(replays.match_replay, table.record(), LANGUAGES)
+            while len(replays_kept) > REPLAYS_KEPT:
+                replays_kept.popitem(last=False)
+        return {"table_id": table.id, "status": table.status, **replays_kept[key],
+                "record": f"/api/tables/{table.id}/record"}
+
+    analysis_budgets: dict[str, Bucket] = {}
+
+    @app.get("/api/tables/{table_id}/analysis/{deal_index}")
+    async def deal_analysis(table_id: str, deal_index: Annotated[int, PathParam(ge=0, le=100_000)],
+                            request: Request) -> dict[str, Any]:
+        if not _take_from(analysis_budgets, request, ANALYSES_PER_MINUTE / 60, ANALYSES_BURST):
+            raise HTTPException(429, "too many analyses asked from this address: wait a minute")
+        table = table_of(table_id)
+        try:
+            return await table.analysis(deal_index, lambda message: None)
+        except TableError as exc:
+            raise HTTPException(409 if exc.code == "busy" else exc.status, exc.message) from None
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:

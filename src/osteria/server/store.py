@@ -139,6 +139,18 @@ class FinishedMatch:
     seat: int  # the seat the account asked about held
 
 
+@dataclass
+class HeldTable:
+    """A table at which an account held a seat, finished or not."""
+
+    table_id: str
+    game: str
+    created: float
+    seat: int
+    finished_at: float | None  # None: not finished (or not stored as finished yet)
+    result: dict[str, Any] | None  # a finished match's players, totals, winners, places
+
+
 class StoreError(Exception):
     """A database that cannot be opened."""
 
@@ -384,6 +396,16 @@ class Store:
                                  "JOIN holders h ON h.table_id = f.table_id WHERE h.account = ? "
                                  "ORDER BY f.at DESC, f.table_id", (account,))
         return [FinishedMatch(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in found]
+
+    def tables_of(self, account: str) -> list[HeldTable]:
+        """Every table at which ``account`` holds a seat, finished or not, the latest first (a
+        finished match by when it ended, another by when its table was made)."""
+        with self._transaction() as cur:
+            found = cur.fetchall("SELECT t.id, t.game, t.created, h.seat, f.at, f.result FROM holders h "
+                                 "JOIN tables t ON t.id = h.table_id LEFT JOIN finished f ON f.table_id = h.table_id "
+                                 "WHERE h.account = ? ORDER BY COALESCE(f.at, t.created) DESC, t.id, h.seat",
+                                 (account,))
+        return [HeldTable(r[0], r[1], r[2], r[3], r[4], None if r[5] is None else json.loads(r[5])) for r in found]
 
 
 def _free_unheld_seats(table: TableRow) -> None:

@@ -92,6 +92,13 @@ def in_game_order(view: TableView, cards: JSON) -> JSON:
                                        for c, text in zip(found, cards, strict=True) if c is not None)]
 
 
+def view_lines(drawn: TableView, view: dict[str, JSON]) -> list[str]:
+    """The lines a table shows beside the felt, drawn from ``view`` alone (noted by ``drawn``
+    already): the scores, what the match and the deal have declared, the signals made."""
+    return [*drawn.scores(view), *drawn.match_notes(view), *drawn.status(view), *drawn.declarations(view),
+            *drawn.signals(view)]
+
+
 class TableError(Exception):
     """A request the table refuses: ``code`` names the kind (see docs/online.md), ``status``
     is the HTTP status when it came over HTTP."""
@@ -363,8 +370,7 @@ class Table:
         for lang in languages:
             drawn = self.table_view(lang, seat)
             drawn.note(view)
-            said[lang] = [*drawn.scores(view), *drawn.match_notes(view), *drawn.status(view),
-                          *drawn.declarations(view), *drawn.signals(view)]
+            said[lang] = view_lines(drawn, view)
         return said
 
     def announce_deal_end(self, deal_index: int) -> None:

@@ -2,8 +2,10 @@
 // over the WebSocket of docs/online.md. The server holds the truth: this page draws the seat's
 // observation it is sent and sends back the action clicked, one of the legal actions it was given.
 
-import { RANKS, SUITS, cardBack, cardChip, cardFace, isCard, suitChip } from "/static/cards.js";
-import { say } from "/static/words.js";
+import { drawAnalysis } from "/static/analysis.js";
+import { RANKS, SUITS, actionChips, cardBack, cardChip, cardFace, isCard, isSuit, suitChip } from "/static/cards.js";
+import { fetchJson, node } from "/static/dom.js";
+import { pageLanguage, say } from "/static/words.js";
 
 // A kind of action with more variants than this (the 1,820 discards of Calabresella for three) is
 // chosen by picking its cards in the hand, not from a list of buttons (as the terminal table does).
@@ -81,26 +83,8 @@ function translatePage() {
   $("lang").value = app.lang;
 }
 
-function node(tag, className, text) {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
-
-function isSuit(word) {
-  return typeof word === "string" && word.length === 1 && SUITS.includes(word);
-}
-
-// An action's words as nodes: cards and suits drawn, game words as they are.
 function actionNodes(words) {
-  const out = [];
-  for (const word of words) {
-    if (isCard(word)) out.push(cardChip(word, cardWords()));
-    else if (isSuit(word)) out.push(suitChip(word, cardWords()));
-    else out.push(node("span", "word", word));
-  }
-  return out;
+  return actionChips(words, cardWords());
 }
 
 // What the server's words say an action's terms mean: the parts in brackets of its label.
@@ -152,38 +136,11 @@ function shownName(seat) {
 
 // -- start ---------------------------------------------------------------------------------
 
-async function fetchJson(url, options = {}) {
-  const response = await fetch(url, {
-    ...options,
-    headers: { "Content-Type": "application/json", ...(options.headers || {}) },
-  });
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  if (!response.ok) {
-    const detail = body && body.detail;
-    const message = typeof detail === "string" ? detail
-      : Array.isArray(detail) && detail.length ? `${(detail[0].loc || []).join(".")}: ${detail[0].msg}`
-        : `HTTP ${response.status}`;
-    throw new Error(message);
-  }
-  return body;
-}
-
-function chooseLanguage(params) {
-  const asked = params.get("lang") || localStorage.getItem("osteria_lang");
-  if (asked === "it" || asked === "en") return asked;
-  return (navigator.language || "it").startsWith("it") ? "it" : "en";
-}
-
 async function main() {
   // Installable on a phone's home screen, and opened even without the network (sw.js).
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
   const params = new URLSearchParams(location.search);
-  app.lang = chooseLanguage(params);
+  app.lang = pageLanguage(params);
   translatePage();
   $("lang").addEventListener("change", () => {
     app.lang = $("lang").value;
@@ -326,6 +283,7 @@ function renderAccount(name) {
   $("signed-out").hidden = Boolean(name);
   $("signed-in").hidden = !name;
   $("account-who").textContent = name ? t("signed_in_as", { name }) : "";
+  $("my-history").href = name ? `/players/${encodeURIComponent(name)}` : "";
 }
 
 // The server keeps the sign-in in its own cookie, which the page never sees.
@@ -1391,34 +1349,7 @@ function renderResult() {
 }
 
 function renderAnalysis(box, found) {
-  const fixed = (x) => (x === null || x === undefined ? "—" : (Math.round(x * 100) / 100).toString());
-  // An action or a list of them, drawn; a dash where none was computed.
-  const actions = (value) => {
-    const words = (Array.isArray(value) ? value.join(" ") : value || "").split(" ").filter(Boolean);
-    return words.length ? actionNodes(words) : [document.createTextNode("—")];
-  };
-  box.append(node("h3", "", `${t("analysis")} (${found.unit})`));
-  box.append(node("p", "", `${t("lost_by_seat")}: ` + found.lost_by_seat.map((x, s) => `${playerName(s)} ${fixed(x)}`).join(" · ")));
-  if (!found.mistakes.length) return;
-  box.append(node("p", "", t("mistakes")));
-  const table = node("table");
-  table.dataset.role = "mistakes";
-  const head = node("tr");
-  for (const key of ["col_trick", "col_seat", "col_played", "col_best", "col_cost", "col_honest", "col_cost"]) {
-    head.append(node("th", "", t(key)));
-  }
-  table.append(head);
-  for (const step of found.mistakes) {
-    const row = node("tr");
-    const cells = [node("td", "", step.trick === null ? "—" : String(step.trick)), node("td", "", playerName(step.seat)),
-      node("td"), node("td"), node("td", "num", fixed(step.cost_open)), node("td"), node("td", "num", fixed(step.cost_honest))];
-    cells[2].append(...actions(step.action));
-    cells[3].append(...actions(step.best));
-    cells[5].append(...actions(step.honest));
-    row.append(...cells);
-    table.append(row);
-  }
-  box.append(table);
+  drawAnalysis(box, found, { t, playerName, actionNodes });
 }
 
 function renderHint() {
@@ -1520,6 +1451,7 @@ function renderTools() {
   const record = $("record-link");
   record.href = `/api/tables/${encodeURIComponent(app.tableId)}/record`;
   record.download = `osteria-${app.tableId}.json`;
+  $("replay-link").href = `/replay/${encodeURIComponent(app.tableId)}`;
   const invite = sessionStorage.getItem(`osteria_invite_${app.tableId}`);
   const copy = $("copy-invite");
   copy.hidden = !invite;

@@ -35,6 +35,10 @@ export function isCard(word) {
   return typeof word === "string" && word.length === 2 && RANKS.includes(word[0]) && SUITS.includes(word[1]);
 }
 
+export function isSuit(word) {
+  return typeof word === "string" && word.length === 1 && SUITS.includes(word);
+}
+
 export function suitOf(card) {
   return card[1];
 }
@@ -106,4 +110,13 @@ export function suitChip(suit, words) {
   el.title = words.suit_names[SUITS.indexOf(suit)];
   el.append(suitIcon(suit, "chip-icon"), document.createTextNode(words.suit_names[SUITS.indexOf(suit)]));
   return el;
+}
+
+// An action's words as nodes: cards and suits drawn as chips, game words as they are.
+export function actionChips(words, names) {
+  return words.map((word) => {
+    if (isCard(word)) return cardChip(word, names);
+    if (isSuit(word)) return suitChip(word, names);
+    return Object.assign(document.createElement("span"), { className: "word", textContent: word });
+  });
 }

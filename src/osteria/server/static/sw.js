@@ -5,7 +5,10 @@
 
 const KEPT = "osteria-page";
 const PAGE_FILES = ["/", "/static/app.js", "/static/cards.js", "/static/words.js", "/static/style.css",
+  "/static/dom.js", "/static/analysis.js", "/static/replay.html", "/static/replay.js",
   "/static/favicon.svg", "/static/manifest.webmanifest"];
+// The addresses of a replay and of a player's history are the one replay page.
+const REPLAY_PAGES = ["/replay/", "/players/"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(KEPT).then((cache) => cache.addAll(PAGE_FILES)).then(() => self.skipWaiting()));
@@ -17,8 +20,9 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
-  // Every page address (/, /t/ID) is the same page: kept once, under "/".
-  const key = event.request.mode === "navigate" ? "/" : url.pathname;
+  // Every table address (/, /t/ID) is the same page, kept once under "/"; so is every replay's.
+  const replayPage = REPLAY_PAGES.some((start) => url.pathname.startsWith(start));
+  const key = event.request.mode !== "navigate" ? url.pathname : replayPage ? "/static/replay.html" : "/";
   if (event.request.method !== "GET" || url.origin !== self.location.origin || !PAGE_FILES.includes(key)) return;
   event.respondWith(fetch(event.request).then((response) => {
     if (response.ok) {
