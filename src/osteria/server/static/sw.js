@@ -17,8 +17,10 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
-  // Every page address (/, /t/ID) is the same page: kept once, under "/".
-  const key = event.request.mode === "navigate" ? "/" : url.pathname;
+  // Every table's address (/, /t/ID) is the same page: kept once, under "/". A tournament's page
+  // is another, and not kept.
+  const tablePage = url.pathname === "/" || url.pathname.startsWith("/t/");
+  const key = event.request.mode === "navigate" && tablePage ? "/" : url.pathname;
   if (event.request.method !== "GET" || url.origin !== self.location.origin || !PAGE_FILES.includes(key)) return;
   event.respondWith(fetch(event.request).then((response) => {
     if (response.ok) {
