@@ -16,7 +16,7 @@ def test_a_tournament_of_two_tables_over_two_boards(browser: Browser, tmp_path: 
     with serve(tmp_path) as server:
         context, page = new_page(browser)
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("pageerror", lambda error: errors.append(f"{page.url} {error.stack}"))
         page.goto(f"{server.base}/?lang=en")
         page.click("#tournaments-link")
         page.select_option("#tn-game", "traversone")
@@ -29,6 +29,8 @@ def test_a_tournament_of_two_tables_over_two_boards(browser: Browser, tmp_path: 
         tournament_id = page.url.split("/tournaments/")[1].split("?")[0]
         expect(page.locator("#tn-status")).to_have_text("Registration open")
         hashes = page.locator("#tn-boards-list code.hash").all_text_contents()
+        hidden = "seed hidden until every table has played it"
+        expect(page.locator("#tn-boards-list li .doc")).to_have_text([hidden, hidden])
         assert len(hashes) == 2 and page.locator("#tn-boards-list code.seed").count() == 0
 
         page.fill("#tn-name", "Lucia")
@@ -40,6 +42,7 @@ def test_a_tournament_of_two_tables_over_two_boards(browser: Browser, tmp_path: 
             expect(page.locator("#tn-status")).to_have_text(f"Deal {board} is being played",
                                                             timeout=MOVE_TIMEOUT_MS)
             page.click("#tn-play")
+            page.wait_for_url(f"{server.base}/t/**")  # the seat's link, traded for its cookie there
             wait_for_table(page)
             Clicker(page, random.Random(board)).play_deals(1)
             expect(page.locator("#table-view")).to_have_attribute("data-status", "finished")
@@ -58,7 +61,7 @@ def test_a_tournament_of_two_tables_over_two_boards(browser: Browser, tmp_path: 
         # Each board's seed, revealed now, is the one whose hash the page showed before the start.
         seeds = page.locator("#tn-boards-list code.seed").all_text_contents()
         assert [hashlib.sha256(seed.encode()).hexdigest() for seed in seeds] == hashes
-        expect(page.locator('#tn-boards-list li[data-board="0"] a')).to_have_count(2)
+        expect(page.locator('#tn-boards-list li[data-board="0"] a')).to_have_text(["watch table 1", "watch table 2"])
 
         page.select_option("#lang", "it")
         expect(page.locator("#tn-status")).to_have_text("Torneo finito")

@@ -136,12 +136,12 @@ function renderBoards(state) {
     const item = node("li");
     item.dataset.board = String(c.board);
     item.append(node("strong", "", t("board_n", { n: c.board + 1 })), " ", node("code", "hash", c.seed_hash), " ");
-    item.append(c.seed ? node("code", "seed", c.seed) : node("span", "doc", t("seed_hidden")));
+    item.append(c.seed ? node("code", "seed", c.seed) : node("span", "doc", t("board_seed_hidden")));
     const round = state.rounds.find((r) => r.board === c.board);
     if (round && round.done) {
       const links = node("div");
       for (const table of round.tables) {
-        const link = node("a", "", t("watch", { n: table.table + 1 }));
+        const link = node("a", "", t("watch_table", { n: table.table + 1 }));
         link.href = table.watch_link;
         links.append(link);
       }

@@ -45,7 +45,6 @@ export const UI = {
     your_place: "Il tuo posto: tavolo {table}, posto {seat}.",
     start_tournament: "Comincia il torneo",
     play_board: "Gioca la tua smazzata",
-    entries: "Iscritti",
     standings: "Classifica",
     standings_doc: "Punti match: su ogni smazzata, 1 per ogni tavolo battuto dallo stesso posto con le " +
       "stesse carte, ½ per un pari.",
@@ -60,8 +59,8 @@ export const UI = {
     commitments_doc: "Lo SHA-256 del seme di ogni smazzata, pubblicato prima della prima carta; il seme " +
       "appare quando tutti i tavoli l'hanno giocata.",
     board_n: "Smazzata {n}",
-    seed_hidden: "seme nascosto",
-    watch: "guarda il tavolo {n}",
+    board_seed_hidden: "seme nascosto finché tutti i tavoli non l'hanno giocata",
+    watch_table: "guarda il tavolo {n}",
     listed: "Tavolo aperto",
     listed_doc: "Nella lista dei tavoli aperti, dove chiunque può prendere un posto libero; se no, solo chi ha " +
       "l'invito.",
@@ -203,7 +202,6 @@ export const UI = {
     your_place: "Your place: table {table}, seat {seat}.",
     start_tournament: "Start the tournament",
     play_board: "Play your deal",
-    entries: "Entries",
     standings: "Standings",
     standings_doc: "Matchpoints: on each deal, 1 for each table beaten from the same seat with the same " +
       "cards, ½ for a tie.",
@@ -218,8 +216,8 @@ export const UI = {
     commitments_doc: "The SHA-256 of each deal's seed, published before the first card; the seed shows once " +
       "every table has played it.",
     board_n: "Deal {n}",
-    seed_hidden: "seed hidden",
-    watch: "watch table {n}",
+    board_seed_hidden: "seed hidden until every table has played it",
+    watch_table: "watch table {n}",
     listed: "Open table",
     listed_doc: "In the list of open tables, where anyone may take a free seat; otherwise only those with the " +
       "invitation.",
