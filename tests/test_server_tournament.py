@@ -146,6 +146,29 @@ def test_two_tables_of_bots_play_the_same_boards(tmp_path: Path) -> None:
         assert all(x["percent"] == round(100 * x["matchpoints"] / 2, 1) for x in done["standings"])
 
 
+def test_a_board_of_several_deals_deals_each_of_them_alike_at_every_table(tmp_path: Path) -> None:
+    # A Sancagna board is a whole smazzata: a deal nobody called out continues it with another.
+    with served(tmp_path) as base:
+        created = create_tournament(base, game="sancagna", seats=4, boards=4)
+        tid = created["tournament_id"]
+        httpx.post(f"{base}/api/tournaments/{tid}/start", json={"token": created["organiser"]}).raise_for_status()
+        done = wait_until(base, tid, lambda s: s["status"] == "finished")
+        game = osteria.game_rules("sancagna")
+        for commitment, played in zip(done["commitments"], done["rounds"], strict=True):
+            for entry in played["tables"]:
+                record = httpx.get(f"{base}/api/tables/{entry['table_id']}/record").json()
+                assert all(check.ok for check in verify_record(record))
+                for k, deal in enumerate(record["deals"]):
+                    hands, _ = deal_from_seed(game, board_deal_seed(commitment["seed"], k))
+                    assert [sorted(h) for h in deal["hands"]] == [
+                        sorted(osteria.cards.CARD_STRINGS[c] for c in hand) for hand in hands]
+                results = httpx.get(f"{base}/api/tables/{entry['table_id']}").json()["result"]["deals"]
+                # The board, and so the table's play, ended with the smazzata's last deal.
+                assert len(results) == len(record["deals"])
+                assert all(r["outcome"] == "continua" for r in results[:-1])
+                assert results[-1]["outcome"] != "continua" or len(results) == 8
+
+
 def tournament_deals_differ(state: dict[str, Any]) -> bool:
     """Whether the boards are different deals (each its own seed)."""
     seeds = [c["seed"] for c in state["commitments"]]
