@@ -206,7 +206,7 @@ def test_a_player_plays_every_board_and_nothing_of_it_leaks_meanwhile(tmp_path: 
             hidden = httpx.get(f"{base}/api/tables/{other}/record")
             assert hidden.status_code == 403 and "other tables" in hidden.json()["detail"]
             public = httpx.get(f"{base}/api/tables/{other}").json()
-            assert all(d["seed"] is None for d in public["deals"])
+            assert all(d["seed"] is None for d in public["deals"]) and public["result"] is None
             assert not any(w in osteria.cards.CARD_STRINGS for w in words_in(public))
             assert asyncio.run(watcher_refused(ws_url(base, other)))
             asyncio.run(play_seat(ws_url(base, seat.json()["table_id"], seat.json()["token"]),

@@ -598,7 +598,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
 
     @app.get("/api/tables/{table_id}")
     async def table_state(table_id: str) -> dict[str, Any]:
-        return table_of(table_id).state()
+        return table_of(table_id).public_state()
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: Join, request: Request, response: Response) -> dict[str, Any]:

@@ -330,6 +330,14 @@ class Table:
             "clock": self.clock(),
         }
 
+    def public_state(self) -> Message:
+        """The state as anyone may ask for it: while the board is played at other tables of its
+        tournament, without the results, which tell those tables' players how the cards went."""
+        state = self.state()
+        if self.secret:
+            state["result"] = None
+        return state
+
     def clock(self) -> Message | None:
         """The turn clock while a player's stand-in waits: his seat, the seconds left before a bot
         plays for him and the stand-in time, so that the pages count down (None: no clock runs)."""
