@@ -16,8 +16,8 @@ import websockets
 import osteria
 from osteria.server.fair import board_deal_seed, deal_from_seed, first_dealer_from_seed, seed_hash, verify_record
 from osteria.server.store import EntryRow
-from osteria.server.tournament import matchpoints, standings
-from server_helpers import TIMEOUT, connect, play_seat, served, ws_url
+from osteria.server.tournament import matchpoints, place, standings
+from server_helpers import TIMEOUT, connect, play_seat, quick_settings, served, ws_url
 
 from helpers import words_in
 
@@ -79,6 +79,11 @@ def test_standings_by_hand_where_lower_is_better() -> None:
     won = standings(entries, [[[2, 9], [5, 12]]], -1, 2)
     assert [(x["name"], x["place"], x["percent"]) for x in won] == [
         ("Anna", 1, 100.0), ("Peppino", 1, 100.0), ("Bruno", 3, 0.0), ("Totò", 3, 0.0)]
+
+
+def test_places_are_taken_table_by_table_partners_one_after_the_other() -> None:
+    assert [place(e, 3, False) for e in range(6)] == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
+    assert [place(e, 4, True) for e in range(8)] == [(0, 0), (0, 2), (0, 1), (0, 3), (1, 0), (1, 2), (1, 1), (1, 3)]
 
 
 def test_a_board_deals_its_later_deals_from_seeds_its_own_fixes() -> None:
@@ -167,6 +172,25 @@ def test_a_board_of_several_deals_deals_each_of_them_alike_at_every_table(tmp_pa
                 assert len(results) == len(record["deals"])
                 assert all(r["outcome"] == "continua" for r in results[:-1])
                 assert results[-1]["outcome"] != "continua" or len(results) == 8
+
+
+def test_in_a_partnership_game_two_who_register_together_are_partners(tmp_path: Path) -> None:
+    # Nobody comes to play: the stand-in bots play for them at once.
+    with served(tmp_path, quick_settings(stand_in_after=0.01)) as base:
+        created = create_tournament(base, game="tressette", seats=4, boards=1)
+        tid = created["tournament_id"]
+        places = [httpx.post(f"{base}/api/tournaments/{tid}/register", json={"name": name}).json()
+                  for name in ("Anna", "Bruno", "Carla")]
+        assert [(p["table"], p["seat"]) for p in places] == [(0, 0), (0, 2), (0, 1)]
+        httpx.post(f"{base}/api/tournaments/{tid}/start", json={"token": created["organiser"]}).raise_for_status()
+        done = wait_until(base, tid, lambda s: s["status"] == "finished")
+        first = httpx.get(f"{base}/api/tables/{done['rounds'][0]['tables'][0]['table_id']}").json()
+        assert [p["name"] for p in first["players"]][:3] == ["Anna", "Carla", "Bruno"]
+        by_seat = {(x["table"], x["seat"]): x for x in done["standings"]}
+        for table in range(2):  # partners score alike: one side, one score
+            assert by_seat[(table, 0)]["boards"] == by_seat[(table, 2)]["boards"]
+            assert by_seat[(table, 1)]["boards"] == by_seat[(table, 3)]["boards"]
+        assert by_seat[(0, 2)]["name"] == "Bruno"
 
 
 def tournament_deals_differ(state: dict[str, Any]) -> bool:

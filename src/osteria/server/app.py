@@ -676,8 +676,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             entry, token = tournament.register(body.name or signed_in(request))
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
-        seats = tournament.row.seats
-        return {"entry": entry, "table": entry // seats, "seat": entry % seats, "token": token}
+        table, seat = tournament.place(entry)
+        return {"entry": entry, "table": table, "seat": seat, "token": token}
 
     @app.post("/api/tournaments/{tournament_id}/start")
     async def start_tournament(tournament_id: str, body: Start) -> dict[str, Any]:

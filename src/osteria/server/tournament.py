@@ -1,8 +1,8 @@
 """Duplicate tournaments: every table plays the same boards, so the luck of the cards cancels.
 
 A tournament of B boards and T tables seats T × seats entries: the players who registered, in
-the order they did (entry ``e`` sits at table ``e // seats``, seat ``e % seats``), and bots of
-the tournament's level in the places left when it starts. Each board is one round: its seed,
+the order they did, table by table (in a partnership game partners one after the other: see
+``place``), and bots of the tournament's level in the places left when it starts. Each board is one round: its seed,
 drawn at the tournament's creation and published as a hash from then on, deals its first deal at
 every table (later deals of a board, where the game's unit of score is several, from seeds the
 board's seed fixes: ``fair.board_deal_seed``), so the same seat holds the same cards at every
@@ -43,6 +43,14 @@ def new_tournament_id() -> str:
     return secrets.token_urlsafe(6)
 
 
+def place(entry: int, seats: int, partnership: bool) -> tuple[int, int]:
+    """The table and seat of an entry, for the whole tournament. Places are taken table by table;
+    in a partnership game (sides {0, 2} and {1, 3}) in the order of seats 0, 2, 1, 3, so that two
+    players who register one after the other are partners."""
+    table, n = divmod(entry, seats)
+    return table, (n % 2) * 2 + n // 2 if partnership else n
+
+
 def matchpoints(scores: Sequence[Sequence[float]]) -> list[list[float]]:
     """Per table and seat, the matchpoints of a board's scores (``scores[table][seat]``, higher
     is better): against every other table, 1 where the seat's score is higher, ½ where equal."""
@@ -52,16 +60,17 @@ def matchpoints(scores: Sequence[Sequence[float]]) -> list[list[float]]:
 
 
 def standings(entries: Sequence[EntryRow], boards: Sequence[Sequence[Sequence[float]]], sense: int,
-              seats: int) -> list[Message]:
+              seats: int, partnership: bool = False) -> list[Message]:
     """The standings after ``boards``, each a board's deltas by table and seat, read with the
-    game's ``sense`` (+1: higher is better, -1: lower): per entry, its matchpoints on each board,
-    their sum, their share of the most it could have had (every other table beaten on every
-    board) and its deltas' sum; best first, entries level on matchpoints sharing a place."""
+    game's ``sense`` (+1: higher is better, -1: lower), the entries seated by ``place``: per
+    entry, its matchpoints on each board, their sum, their share of the most it could have had
+    (every other table beaten on every board) and its deltas' sum; best first, entries level on
+    matchpoints sharing a place."""
     points = [matchpoints([[sense * v for v in row] for row in scores]) for scores in boards]
     most = len(boards) * (len(boards[0]) - 1) if boards else 0
     found: list[Message] = []
     for e in entries:
-        t, seat = divmod(e.entry, seats)
+        t, seat = place(e.entry, seats, partnership)
         on_boards = [board[t][seat] for board in points]
         total = sum(on_boards)
         found.append({"entry": e.entry, "name": e.name, "kind": e.kind, "level": e.level, "table": t, "seat": seat,
@@ -69,9 +78,9 @@ def standings(entries: Sequence[EntryRow], boards: Sequence[Sequence[Sequence[fl
                       "percent": round(100 * total / most, 1) if most else None,
                       "delta": sum(scores[t][seat] for scores in boards)})
     found.sort(key=lambda x: (-x["matchpoints"], x["entry"]))
-    for place, x in enumerate(found, 1):
-        tied = place > 1 and x["matchpoints"] == found[place - 2]["matchpoints"]
-        x["place"] = found[place - 2]["place"] if tied else place
+    for rank, x in enumerate(found, 1):
+        tied = rank > 1 and x["matchpoints"] == found[rank - 2]["matchpoints"]
+        x["place"] = found[rank - 2]["place"] if tied else rank
     return found
 
 
@@ -82,7 +91,8 @@ class Tournament:
         self.row = row
         self.id = row.id
         self.tables = tables
-        self.sense = GAMES[row.game](row.seats, **row.options).sense
+        rules = GAMES[row.game](row.seats, **row.options)
+        self.sense, self.partnership = rules.sense, rules.partnership
 
     @classmethod
     def create(cls, tables: Tables, game: str, seats: int | None, options: dict[str, JSON], boards: int,
@@ -113,6 +123,10 @@ class Tournament:
     @property
     def places(self) -> int:
         return self.row.seats * self.row.tables
+
+    def place(self, entry: int) -> tuple[int, int]:
+        """The table and seat of ``entry``."""
+        return place(entry, self.row.seats, self.partnership)
 
     # -- the rounds ------------------------------------------------------------------------------
 
@@ -163,9 +177,9 @@ class Tournament:
         seed = self.row.seeds[board][0]
         seats = self.row.seats
         for t in range(self.row.tables):
-            entries = self.row.entries[t * seats:(t + 1) * seats]
-            players = [SeatRow(e.entry % seats, e.kind, e.level, e.name,
-                               new_token() if e.kind == "human" else None, e.kind == "bot") for e in entries]
+            entries = sorted((self.place(e.entry)[1], e) for e in self.row.entries if self.place(e.entry)[0] == t)
+            players = [SeatRow(seat, e.kind, e.level, e.name, new_token() if e.kind == "human" else None,
+                               e.kind == "bot") for seat, e in entries]
             row = TableRow(new_table_id(), self.row.game, seats, dict(self.row.options),
                            fair.first_dealer_from_seed(seed, seats), new_token(), self.row.level, True, time.time(),
                            players, board_seed=seed)
@@ -233,8 +247,9 @@ class Tournament:
         if board is None:
             raise TableError("waiting" if not self.row.started else "finished",
                              "the tournament has not begun" if not self.row.started else "the tournament is over", 409)
-        table = self.round_tables(board)[entry.entry // self.row.seats]
-        seat = table.seats[entry.entry % self.row.seats]
+        at, seat_number = self.place(entry.entry)
+        table = self.round_tables(board)[at]
+        seat = table.seats[seat_number]
         assert seat.token is not None
         return table, seat.seat, seat.token
 
@@ -250,7 +265,7 @@ class Tournament:
     def standings(self) -> list[Message]:
         """Each entry's matchpoints on every board all the tables have finished, best first."""
         done = [s for b in range(self.row.boards) if (s := self.board_scores(b)) is not None]
-        return standings(self.row.entries, done, self.sense, self.row.seats)
+        return standings(self.row.entries, done, self.sense, self.row.seats, self.partnership)
 
     def state(self) -> Message:
         """The tournament as everybody may see it: no token, no seed of a board still in play."""
@@ -261,7 +276,8 @@ class Tournament:
             "board": self.current_board, "places": self.places, "scoring": "matchpoints",
             "lower_is_better": self.sense < 0,
             "entries": [{"entry": e.entry, "name": e.name, "kind": e.kind, "level": e.level,
-                         "table": e.entry // seats, "seat": e.entry % seats} for e in self.row.entries],
+                         "table": self.place(e.entry)[0], "seat": self.place(e.entry)[1]}
+                        for e in self.row.entries],
             "commitments": [{"board": b, "seed_hash": published, "seed": seed if self.board_done(b) else None}
                             for b, (seed, published) in enumerate(self.row.seeds)],
             "rounds": [{"board": b, "done": self.board_done(b), "scores": self.board_scores(b),
