@@ -27,7 +27,8 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.mark.parametrize("method,path", [("GET", "/"), ("GET", "/t/abc"), ("GET", "/static/app.js"),
                                          ("GET", "/static/style.css"), ("GET", "/api/games"),
                                          ("GET", "/api/tables/nosuchtable"), ("GET", "/static/nosuchfile"),
-                                         ("POST", "/api/tables")])
+                                         ("POST", "/api/tables"), ("GET", "/tournaments/abc"),
+                                         ("POST", "/api/tournaments")])
 def test_every_answer_carries_the_security_headers(base: str, method: str, path: str) -> None:
     response = httpx.request(method, base + path, json={"game": "nosuchgame"} if method == "POST" else None)
     policy = response.headers["content-security-policy"]

@@ -40,6 +40,7 @@ from osteria.server import club, fair, replays
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import RatingRow, Store
 from osteria.server.tables import LANGUAGES, Client, Message, Settings, Table, TableError, Tables, encode, seat_link
+from osteria.server.tournament import MOST_BOARDS, MOST_TABLES, Tournament, Tournaments
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE_BYTES = 4096
@@ -102,6 +103,21 @@ class CreateTable(Strict):
     players: list[PlayerSpec] = Field(default_factory=list, max_length=16)
     stand_in_level: Literal["facile", "medio", "difficile", "maestro"] = "medio"
     listed: bool = False  # shown in the lobby, where anyone may take a free seat
+
+
+class CreateTournament(Strict):
+    game: str = Field(max_length=40)
+    seats: int | None = Field(default=None, ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=20)
+    boards: int = Field(ge=1, le=MOST_BOARDS)
+    tables: int = Field(ge=2, le=MOST_TABLES)
+    level: Literal["facile", "medio", "difficile", "maestro"] = "medio"  # the bots'
+
+
+class Register(Strict):
+    name: Name = None
+
+    _name = field_validator("name")(classmethod(lambda cls, v: _plain_name(v)))
 
 
 class QuickJoin(Strict):
@@ -343,7 +359,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     an http(s) origin."""
     settings = settings or Settings()
     allowed = frozenset(allowed_origin(o) for o in allowed_origins)
-    state: dict[str, Tables] = {}
+    state: dict[str, Any] = {}
     # Live sockets by address, and each address's chat budget at each table: spectators who
     # open many sockets share one budget, so none can flood the chat a player reads.
     sockets: Counter[str] = Counter()
@@ -357,7 +373,9 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         scheduler = Scheduler(executor, workers)
         tables = Tables(store, scheduler, settings)
         state["tables"] = tables
+        state["tournaments"] = Tournaments(tables)  # before play resumes: their tables keep their boards secret
         tables.resume_all()
+        state["tournaments"].resume_all()
         try:
             yield
         finally:
@@ -373,7 +391,18 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
     def tables() -> Tables:
-        return state["tables"]
+        found: Tables = state["tables"]
+        return found
+
+    def tournaments() -> Tournaments:
+        found: Tournaments = state["tournaments"]
+        return found
+
+    def tournament_of(tournament_id: str) -> Tournament:
+        try:
+            return tournaments().get(tournament_id)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
 
     def table_of(table_id: str) -> Table:
         try:
@@ -427,6 +456,11 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     @app.api_route("/players/{name}", methods=["GET", "HEAD"], include_in_schema=False)
     async def player_page(name: str) -> Response:
         return page("replay.html")
+
+    @app.api_route("/tournaments", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/tournaments/{tournament_id}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def tournament_page(tournament_id: str | None = None) -> Response:
+        return FileResponse(STATIC / "tournament.html", media_type="text/html")
 
     # At the root, since a service worker serves only the pages under its own address.
     @app.get("/sw.js", include_in_schema=False)
@@ -652,7 +686,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
 
     @app.get("/api/tables/{table_id}")
     async def table_state(table_id: str) -> dict[str, Any]:
-        return table_of(table_id).state()
+        return table_of(table_id).public_state()
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: Join, request: Request, response: Response) -> dict[str, Any]:
@@ -714,7 +748,59 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:
-        return table_of(table_id).record()
+        try:
+            return table_of(table_id).record()
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+
+    @app.post("/api/tournaments", status_code=201)
+    async def create_tournament(body: CreateTournament, request: Request) -> dict[str, Any]:
+        may_open_table(request)
+        try:
+            tournament = tournaments().create(body.game, body.seats, body.options, body.boards, body.tables,
+                                              body.level)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        # The organiser's token starts it: told to the creator alone.
+        return {"tournament_id": tournament.id, "organiser": tournament.row.organiser,
+                "link": f"/tournaments/{tournament.id}", "tournament": tournament.state()}
+
+    @app.get("/api/tournaments/{tournament_id}")
+    async def tournament_state(tournament_id: str) -> dict[str, Any]:
+        return tournament_of(tournament_id).state()
+
+    @app.post("/api/tournaments/{tournament_id}/register")
+    async def register(tournament_id: str, body: Register, request: Request) -> dict[str, Any]:
+        tournament = tournament_of(tournament_id)
+        try:
+            entry, token = tournament.register(body.name or signed_in(request))
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        table, seat = tournament.place(entry)
+        return {"entry": entry, "table": table, "seat": seat, "token": token}
+
+    @app.post("/api/tournaments/{tournament_id}/start")
+    async def start_tournament(tournament_id: str, body: Start) -> dict[str, Any]:
+        tournament = tournament_of(tournament_id)
+        try:
+            tournament.start(body.token)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        return tournament.state()
+
+    @app.post("/api/tournaments/{tournament_id}/seat")
+    async def tournament_seat(tournament_id: str, body: Session, request: Request,
+                              response: Response) -> dict[str, Any]:
+        """An entry's seat at the table of the round now: the link that plays it."""
+        tournament = tournament_of(tournament_id)
+        try:
+            table, seat, token = tournament.seat_of(body.token)
+        except TableError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+        hold(request, table, seat)
+        _keep_seat(request, response, table.id, token)
+        return {"board": tournament.current_board, "table_id": table.id, "seat": seat, "token": token,
+                "link": seat_link(table.id, seat, token)}
 
     @app.post("/api/verify")
     async def verify(request: Request) -> dict[str, Any]:
@@ -750,6 +836,11 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         if seat is None and cookie is not None:
             with suppress(TableError):
                 seat = table.seat_of_token(cookie)
+        if seat is None and table.secret:
+            # What a watcher sees of a board is what the players of the same board at the other
+            # tables must not: the cards played.
+            await websocket.close(code=4403, reason="this board is still being played at other tables")
+            return
         # A page says its language (?lang=it): its states carry the lines of that one alone.
         # A signed-in spectator is named in the table's list of watchers.
         client = Client(seat, (lang,) if lang in LANGUAGES else LANGUAGES, signed_in(websocket))

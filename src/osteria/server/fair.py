@@ -29,6 +29,13 @@ def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
+def board_deal_seed(board_seed: str, deal_index: int) -> str:
+    """The seed of a deal of a duplicate tournament's board: the board's own seed for its first
+    deal, and for each later one (a board of several deals, a Sancagna smazzata) the SHA-256 of
+    ``{board_seed}/{deal_index}``, so that the board's committed hash covers all of them."""
+    return board_seed if deal_index == 0 else hashlib.sha256(f"{board_seed}/{deal_index}".encode()).hexdigest()
+
+
 def deal_from_seed(game: Game, seed: str) -> tuple[list[list[int]], dict[str, list[int]]]:
     """The hands and stock a seed deals in a game (with its options and seat count)."""
     return game.deal_cards(random.Random(seed))
@@ -91,5 +98,5 @@ def _cards(cards: list[int]) -> str:
     return " ".join(CARD_STRINGS[c] for c in sorted(cards)) or "none"
 
 
-__all__ = ["DealCheck", "RecordError", "deal_from_seed", "first_dealer_from_seed", "new_seed", "seed_hash",
-           "verify_record"]
+__all__ = ["DealCheck", "RecordError", "board_deal_seed", "deal_from_seed", "first_dealer_from_seed", "new_seed",
+           "seed_hash", "verify_record"]

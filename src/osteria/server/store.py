@@ -63,6 +63,22 @@ SCHEMA = (
     # The seats whose players asked for a rematch of a finished table, until it is made.
     """CREATE TABLE IF NOT EXISTS rematch_asks (table_id TEXT NOT NULL, seat INTEGER NOT NULL,
         PRIMARY KEY (table_id, seat))""",
+    # Duplicate tournaments (tournament.py): the tournament, its boards' secret seeds (their hashes
+    # published from its creation), its entries in the order of their places, and the table that
+    # plays each board at each of its tables. Tables of their own, so that an older database
+    # opens as it is.
+    """CREATE TABLE IF NOT EXISTS tournaments (
+        id TEXT PRIMARY KEY, game TEXT NOT NULL, seats INTEGER NOT NULL, options TEXT NOT NULL,
+        boards INTEGER NOT NULL, tables INTEGER NOT NULL, level TEXT NOT NULL, organiser TEXT NOT NULL,
+        started INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS tournament_boards (
+        tournament_id TEXT NOT NULL, board INTEGER NOT NULL, seed TEXT NOT NULL, seed_hash TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, board))""",
+    """CREATE TABLE IF NOT EXISTS tournament_entries (
+        tournament_id TEXT NOT NULL, entry INTEGER NOT NULL, kind TEXT NOT NULL, level TEXT, name TEXT NOT NULL,
+        token TEXT, PRIMARY KEY (tournament_id, entry))""",
+    """CREATE TABLE IF NOT EXISTS tournament_tables (
+        table_id TEXT PRIMARY KEY, tournament_id TEXT NOT NULL, board INTEGER NOT NULL, table_no INTEGER NOT NULL)""",
 )
 
 CHAT_KEPT = 50  # chat lines a table sends to a newcomer
@@ -112,6 +128,35 @@ class TableRow:
     rematch: str | None = None  # the table of the rematch, once made
     rematch_tokens: dict[int, str] = field(default_factory=dict)  # seat: its token at the rematch
     rematch_asked: set[int] = field(default_factory=set)  # the seats that asked for a rematch
+    board_seed: str | None = None  # a tournament's table: the seed of the board it plays
+
+
+@dataclass
+class EntryRow:
+    """One entry of a tournament: a player who registered (his token) or a bot that fills a seat."""
+
+    entry: int  # its place: table entry // seats, seat entry % seats
+    kind: str  # "human" or "bot"
+    level: str | None
+    name: str
+    token: str | None
+
+
+@dataclass
+class TournamentRow:
+    id: str
+    game: str
+    seats: int
+    options: dict[str, Any]
+    boards: int
+    tables: int
+    level: str  # the bots' level
+    organiser: str  # the token that starts it
+    started: bool
+    created: float
+    seeds: list[tuple[str, str]] = field(default_factory=list)  # per board: (seed, seed_hash)
+    entries: list[EntryRow] = field(default_factory=list)
+    played: dict[tuple[int, int], str] = field(default_factory=dict)  # (board, table number): table id
 
 
 @dataclass
@@ -212,20 +257,38 @@ class Store:
         """A new table with its seats and holders; ``rematch_of``: the finished table it is the
         rematch of, whose seats' holders are given the tokens of the new seats."""
         with self._transaction() as cur:
-            cur.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (row.id, row.game, row.seats, json.dumps(row.options), row.first_dealer, row.invite,
-                         row.stand_in_level, int(row.started), row.created))
-            for p in row.players:
-                cur.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (row.id, p.seat, p.kind, p.level, p.name, p.token, int(p.taken)))
-            if row.listed:
-                cur.execute("INSERT INTO listed VALUES (?)", (row.id,))
-            for seat, account in row.holders.items():
-                cur.execute("INSERT INTO holders VALUES (?, ?, ?)", (row.id, seat, account))
+            _insert_table(cur, row)
             if rematch_of is not None:
                 for p in row.players:
                     if p.token is not None:
                         cur.execute("INSERT INTO rematches VALUES (?, ?, ?, ?)", (rematch_of, p.seat, row.id, p.token))
+
+    def create_tournament(self, row: TournamentRow) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO tournaments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (row.id, row.game, row.seats, json.dumps(row.options), row.boards, row.tables, row.level,
+                         row.organiser, int(row.started), row.created))
+            for board, (seed, published) in enumerate(row.seeds):
+                cur.execute("INSERT INTO tournament_boards VALUES (?, ?, ?, ?)", (row.id, board, seed, published))
+
+    def add_entry(self, tournament_id: str, entry: EntryRow) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO tournament_entries VALUES (?, ?, ?, ?, ?, ?)",
+                        (tournament_id, entry.entry, entry.kind, entry.level, entry.name, entry.token))
+
+    def start_tournament(self, tournament_id: str, bots: Sequence[EntryRow]) -> None:
+        """Play begins; ``bots`` fill the places nobody registered for."""
+        with self._transaction() as cur:
+            for entry in bots:
+                cur.execute("INSERT INTO tournament_entries VALUES (?, ?, ?, ?, ?, ?)",
+                            (tournament_id, entry.entry, entry.kind, entry.level, entry.name, entry.token))
+            cur.execute("UPDATE tournaments SET started = 1 WHERE id = ?", (tournament_id,))
+
+    def create_board_table(self, row: TableRow, tournament_id: str, board: int, table_no: int) -> None:
+        """A table that plays a tournament's board, stored with the board and table it is."""
+        with self._transaction() as cur:
+            _insert_table(cur, row)
+            cur.execute("INSERT INTO tournament_tables VALUES (?, ?, ?, ?)", (row.id, tournament_id, board, table_no))
 
     def take_seat(self, table_id: str, seat: int, name: str, token: str | None = None) -> None:
         """The seat is taken; ``token``, minted for a player who joins, replaces the seat's (None
@@ -360,11 +423,31 @@ class Store:
                 tables[table_id].rematch_tokens[seat] = token
             for table_id, seat in cur.fetchall("SELECT table_id, seat FROM rematch_asks"):
                 tables[table_id].rematch_asked.add(seat)
+            for table_id, seed in cur.fetchall("SELECT t.table_id, b.seed FROM tournament_tables t "
+                                               "JOIN tournament_boards b ON b.tournament_id = t.tournament_id "
+                                               "AND b.board = t.board"):
+                tables[table_id].board_seed = seed
             for r in cur.fetchall("SELECT table_id, line, seat, name, text, at FROM chat ORDER BY table_id, line"):
                 lines = tables[r[0]].chat
                 lines.append(ChatLine(r[1], r[2], r[3], r[4], r[5]))
                 del lines[:-CHAT_KEPT]
         return list(tables.values())
+
+    def load_tournaments(self) -> list[TournamentRow]:
+        """Every tournament with its boards' seeds, its entries and its tables, oldest first."""
+        with self._transaction() as cur:
+            found = {r[0]: TournamentRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7], bool(r[8]), r[9])
+                     for r in cur.fetchall("SELECT id, game, seats, options, boards, tables, level, organiser, "
+                                           "started, created FROM tournaments ORDER BY created, id")}
+            for r in cur.fetchall("SELECT tournament_id, board, seed, seed_hash FROM tournament_boards "
+                                  "ORDER BY tournament_id, board"):
+                found[r[0]].seeds.append((r[2], r[3]))
+            for r in cur.fetchall("SELECT tournament_id, entry, kind, level, name, token FROM tournament_entries "
+                                  "ORDER BY tournament_id, entry"):
+                found[r[0]].entries.append(EntryRow(r[1], r[2], r[3], r[4], r[5]))
+            for r in cur.fetchall("SELECT tournament_id, board, table_no, table_id FROM tournament_tables"):
+                found[r[0]].played[(r[1], r[2])] = r[3]
+        return list(found.values())
 
     def account(self, name: str) -> Account | None:
         """The account called ``name``, in any case."""
@@ -406,6 +489,19 @@ class Store:
                                  "WHERE h.account = ? ORDER BY COALESCE(f.at, t.created) DESC, t.id, h.seat",
                                  (account,))
         return [HeldTable(r[0], r[1], r[2], r[3], r[4], None if r[5] is None else json.loads(r[5])) for r in found]
+
+
+def _insert_table(cur: _Cursor, row: TableRow) -> None:
+    cur.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.id, row.game, row.seats, json.dumps(row.options), row.first_dealer, row.invite,
+                 row.stand_in_level, int(row.started), row.created))
+    for p in row.players:
+        cur.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (row.id, p.seat, p.kind, p.level, p.name, p.token, int(p.taken)))
+    if row.listed:
+        cur.execute("INSERT INTO listed VALUES (?)", (row.id,))
+    for seat, account in row.holders.items():
+        cur.execute("INSERT INTO holders VALUES (?, ?, ?)", (row.id, seat, account))
 
 
 def _free_unheld_seats(table: TableRow) -> None:

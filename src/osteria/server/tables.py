@@ -136,6 +136,19 @@ def public_view(observations: Sequence[dict[str, JSON]]) -> dict[str, JSON]:
 
 
 @dataclass
+class Board:
+    """What makes a table one board of a duplicate tournament (see tournament.py): its deals come
+    from the board's committed seed, the same at every table of the round, and play ends with the
+    board. While other tables still play the board, its seeds and hands are kept from everyone
+    (``secret``: until its tournament says otherwise, they are); ``ended`` is told whenever a
+    deal ends here."""
+
+    seed: str
+    secret: Callable[[], bool] = lambda: True
+    ended: Callable[[], None] = lambda: None
+
+
+@dataclass
 class Seat(SeatRow):
     """A seat as stored, with what play adds to it."""
 
@@ -220,6 +233,7 @@ class Table:
         first_dealer = row.deals[0][0] if row.deals else row.first_dealer
         self.match = Match(self.game, players=[s.name for s in self.seats], dealer=first_dealer)
         self.seeds: list[tuple[str, str]] = []  # per deal: (seed, seed_hash)
+        self.board = None if row.board_seed is None else Board(row.board_seed)
         self.chat: list[ChatLine] = list(row.chat)
         self.chat_lines = row.chat[-1].line + 1 if row.chat else 0
         self.clients: set[Client] = set()
@@ -296,8 +310,18 @@ class Table:
     # -- state -----------------------------------------------------------------------------
 
     @property
+    def over(self) -> bool:
+        """The match is finished, or, at a tournament's table, its board is."""
+        return self.match.finished or (self.board is not None and self.game.board_over(self.match.results))
+
+    @property
+    def secret(self) -> bool:
+        """Whether the seeds and hands of the deals played here are still to be kept from everyone."""
+        return self.board is not None and self.board.secret()
+
+    @property
     def status(self) -> str:
-        if self.match.finished:
+        if self.over:
             return "finished"
         return "playing" if self.started else "waiting"
 
@@ -317,7 +341,8 @@ class Table:
             "watchers": self.watchers(),
             "move": self.move, "deal_index": len(self.match.deals) - 1,
             "deals": [{"deal_index": i, "dealer": d.dealer, "seed_hash": self.seeds[i][1],
-                       "seed": self.seeds[i][0] if i < over else None} for i, d in enumerate(self.match.deals)],
+                       "seed": self.seeds[i][0] if i < over and not self.secret else None}
+                      for i, d in enumerate(self.match.deals)],
             "result": self.match.result(),
             "last_round": self.match.last_round,
             "clock": self.clock(),
@@ -332,6 +357,14 @@ class Table:
         return {"names": sorted({c.account for c in watching if c.account is not None}, key=str.casefold),
                 "guests": sum(1 for c in watching if c.account is None)}
 
+    def public_state(self) -> Message:
+        """The state as anyone may ask for it: while the board is played at other tables of its
+        tournament, without the results, which tell those tables' players how the cards went."""
+        state = self.state()
+        if self.secret:
+            state["result"] = None
+        return state
+
     def clock(self) -> Message | None:
         """The turn clock while a player's stand-in waits: his seat, the seconds left before a bot
         plays for him and the stand-in time, so that the pages count down (None: no clock runs)."""
@@ -342,7 +375,10 @@ class Table:
 
     def record(self) -> dict[str, JSON]:
         """The osteria/1 record up to the last finished deal, with each deal's seed and hash: the
-        deal in progress is left out, since a record shows every hand as dealt."""
+        deal in progress is left out, since a record shows every hand as dealt. TableError while
+        the board is played at other tables of its tournament."""
+        if self.secret:
+            raise TableError("secret", "this board is still being played at other tables of the tournament", 403)
         record = self.match.record()
         record["deals"] = record["deals"][:len(self.match.results)]
         for entry, (seed, published) in zip(record["deals"], self.seeds, strict=False):
@@ -378,9 +414,10 @@ class Table:
         game's words as the client's seat says it (a side is "we" to its own players)."""
         result = self.match.results[deal_index].as_json()
         totals = self.match.totals()
+        # A board still played elsewhere: its seed and hands wait for the tournament's round to end.
         message = {"type": "deal_end", "deal_index": deal_index, "result": result,
-                   "seed": self.seeds[deal_index][0], "seed_hash": self.seeds[deal_index][1],
-                   "deal": self.record()["deals"][deal_index]}
+                   "seed": None if self.secret else self.seeds[deal_index][0], "seed_hash": self.seeds[deal_index][1],
+                   "deal": None if self.secret else self.record()["deals"][deal_index]}
         told: dict[int | None, str] = {}
         for client in list(self.clients):
             if client.seat not in told:
@@ -618,7 +655,7 @@ class Table:
     def resume(self) -> None:
         """Deal when a deal is due and let whoever must move next do so (a bot now, a player
         within the stand-in time)."""
-        if self.match.finished or not self.started:
+        if self.over or not self.started:
             return
         self._ensure_deal()
         seat = self.match.decider
@@ -638,15 +675,15 @@ class Table:
     def _ensure_deal(self) -> list[Message]:
         """Begin the next deal from a fresh secret seed, stored before anyone sees a card; the
         messages that announce it (none when no deal was due)."""
-        if not self.match.deal_due:
+        if not self.match.deal_due or self.over:
             return []
-        seed = fair.new_seed()
+        index = len(self.match.deals)
+        seed = fair.new_seed() if self.board is None else fair.board_deal_seed(self.board.seed, index)
         published = fair.seed_hash(seed)
         hands, stock = fair.deal_from_seed(self.game, seed)
         # The first deal's seed draws the first dealer too, so its hash commits to him.
         dealer = None if self.match.deals else fair.first_dealer_from_seed(seed, self.game.seats)
         deal = self.match.begin_deal(hands, stock, dealer)
-        index = len(self.match.deals) - 1
         try:
             self.store.add_deal(self.id, index, deal.dealer, seed, published)
         except Exception:
@@ -694,7 +731,7 @@ class Table:
     def play(self, seat: int, action: str, *, by_bot: bool = False, move: int | None = None) -> None:
         """Play an action of ``seat``: checked by the engine, stored, then announced.
         TableError for anything refused."""
-        if self.match.finished:
+        if self.over:
             raise TableError("finished", "the match is over")
         if not self.started:
             raise TableError("waiting", "play has not begun: seats are still free")
@@ -724,6 +761,8 @@ class Table:
             self.announce_deal_end(deal_index)
             for message in self._ensure_deal():
                 self.send_all(message)
+            if self.board is not None:
+                self.board.ended()
         self.resume()  # first, so that the state sent says when the next player's clock runs out
         self.broadcast_state()
 
@@ -760,7 +799,7 @@ class Table:
         anything refused."""
         if seat is None:
             raise TableError("spectator", "a spectator does not declare the last round", 403)
-        if self.match.finished:
+        if self.over:
             raise TableError("finished", "the match is over")
         if not self.started:
             raise TableError("waiting", "play has not begun: seats are still free")
@@ -798,7 +837,7 @@ class Table:
         """A hint for ``seat`` from its own observation only."""
         if seat is None:
             raise TableError("spectator", "a spectator gets no hints")
-        if self.match.finished or not self.started or self.match.decider != seat:
+        if self.over or not self.started or self.match.decider != seat:
             raise TableError("not_your_turn", "a hint is for your own turn")
         if seat in self._hinting:
             raise TableError("busy", "a hint is already being computed")

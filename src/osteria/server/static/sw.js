@@ -20,9 +20,12 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
-  // Every table address (/, /t/ID) is the same page, kept once under "/"; so is every replay's.
+  // Every table's address (/, /t/ID) is the same page, kept once under "/"; so is every replay's,
+  // under the replay page's own. A tournament's page is another, and not kept.
+  const tablePage = url.pathname === "/" || url.pathname.startsWith("/t/");
   const replayPage = REPLAY_PAGES.some((start) => url.pathname.startsWith(start));
-  const key = event.request.mode !== "navigate" ? url.pathname : replayPage ? "/static/replay.html" : "/";
+  const navigate = event.request.mode === "navigate";
+  const key = navigate && tablePage ? "/" : navigate && replayPage ? "/static/replay.html" : url.pathname;
   if (event.request.method !== "GET" || url.origin !== self.location.origin || !PAGE_FILES.includes(key)) return;
   event.respondWith(fetch(event.request).then((response) => {
     if (response.ok) {

@@ -1,0 +1,322 @@
+"""Duplicate tournaments: every table plays the same boards, so the luck of the cards cancels.
+
+A tournament of B boards and T tables seats T × seats entries: the players who registered, in
+the order they did, table by table (in a partnership game partners one after the other: see
+``place``), and bots of the tournament's level in the places left when it starts. Each board is one round: its seed,
+drawn at the tournament's creation and published as a hash from then on, deals its first deal at
+every table (later deals of a board, where the game's unit of score is several, from seeds the
+board's seed fixes: ``fair.board_deal_seed``), so the same seat holds the same cards at every
+table, and the first dealer is the same too. A round's tables are fresh matches that end with
+the board (``Game.board_over``); the next round opens when every table of this one is done.
+While a board is played anywhere, its seed, hands and records stay hidden and its tables take
+no spectators; once the round is over the seed is revealed and anyone can check each table's
+record against the commitment.
+
+Scoring is by matchpoints, as in duplicate bridge: on each board an entry's score (its seat's
+deal deltas, read the way the game counts, lower being better where points are poison) is
+compared with the scores of the entries in the same seat at the other tables, who held the same
+cards: 1 for each one beaten, ½ for each tie. The standings add each entry's matchpoints over
+the boards every table has finished, as a share of the most it could have had.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from osteria.engine import JSON, RulesError
+from osteria.rules import GAMES
+from osteria.server import fair
+from osteria.server.store import EntryRow, SeatRow, Store, TableRow, TournamentRow
+from osteria.server.tables import Message, Table, TableError, Tables, bot_name, new_table_id, new_token, same_name
+
+log = logging.getLogger("osteria.server")
+
+MOST_BOARDS = 32
+MOST_TABLES = 16
+
+
+def new_tournament_id() -> str:
+    return secrets.token_urlsafe(6)
+
+
+def place(entry: int, seats: int, partnership: bool) -> tuple[int, int]:
+    """The table and seat of an entry, for the whole tournament. Places are taken table by table;
+    in a partnership game (sides {0, 2} and {1, 3}) in the order of seats 0, 2, 1, 3, so that two
+    players who register one after the other are partners."""
+    table, n = divmod(entry, seats)
+    return table, (n % 2) * 2 + n // 2 if partnership else n
+
+
+def matchpoints(scores: Sequence[Sequence[float]]) -> list[list[float]]:
+    """Per table and seat, the matchpoints of a board's scores (``scores[table][seat]``, higher
+    is better): against every other table, 1 where the seat's score is higher, ½ where equal."""
+    return [[sum(1.0 if mine > other[seat] else 0.5 if mine == other[seat] else 0.0
+                 for u, other in enumerate(scores) if u != t)
+             for seat, mine in enumerate(row)] for t, row in enumerate(scores)]
+
+
+def standings(entries: Sequence[EntryRow], boards: Sequence[Sequence[Sequence[float]]], sense: int,
+              seats: int, partnership: bool = False) -> list[Message]:
+    """The standings after ``boards``, each a board's deltas by table and seat, read with the
+    game's ``sense`` (+1: higher is better, -1: lower), the entries seated by ``place``: per
+    entry, its matchpoints on each board, their sum, their share of the most it could have had
+    (every other table beaten on every board) and its deltas' sum; best first, entries level on
+    matchpoints sharing a place."""
+    points = [matchpoints([[sense * v for v in row] for row in scores]) for scores in boards]
+    most = len(boards) * (len(boards[0]) - 1) if boards else 0
+    found: list[Message] = []
+    for e in entries:
+        t, seat = place(e.entry, seats, partnership)
+        on_boards = [board[t][seat] for board in points]
+        total = sum(on_boards)
+        found.append({"entry": e.entry, "name": e.name, "kind": e.kind, "level": e.level, "table": t, "seat": seat,
+                      "boards": on_boards, "matchpoints": total,
+                      "percent": round(100 * total / most, 1) if most else None,
+                      "delta": sum(scores[t][seat] for scores in boards)})
+    found.sort(key=lambda x: (-x["matchpoints"], x["entry"]))
+    for rank, x in enumerate(found, 1):
+        tied = rank > 1 and x["matchpoints"] == found[rank - 2]["matchpoints"]
+        x["place"] = found[rank - 2]["place"] if tied else rank
+    return found
+
+
+class Tournament:
+    """One tournament: its entries, its boards and the tables that play them."""
+
+    def __init__(self, row: TournamentRow, tables: Tables) -> None:
+        self.row = row
+        self.id = row.id
+        self.tables = tables
+        rules = GAMES[row.game](row.seats, **row.options)
+        self.sense, self.partnership = rules.sense, rules.partnership
+
+    @classmethod
+    def create(cls, tables: Tables, game: str, seats: int | None, options: dict[str, JSON], boards: int,
+               table_count: int, level: str) -> Tournament:
+        """A new tournament, its boards' seeds drawn and committed now; TableError for a bad game,
+        seat count, option or size."""
+        if game not in GAMES:
+            raise TableError("bad_request", f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        try:
+            rules = GAMES[game](seats, **options)
+        except (RulesError, ValueError, TypeError) as exc:
+            raise TableError("bad_request", str(exc)) from None
+        if not 1 <= boards <= MOST_BOARDS:
+            raise TableError("bad_request", f"boards: from 1 to {MOST_BOARDS}, not {boards}")
+        if not 2 <= table_count <= MOST_TABLES:
+            raise TableError("bad_request", f"tables: from 2 to {MOST_TABLES}, not {table_count} "
+                                            "(a board is compared across tables)")
+        seeds = [(seed, fair.seed_hash(seed)) for seed in (fair.new_seed() for _ in range(boards))]
+        row = TournamentRow(new_tournament_id(), game, rules.seats, rules.changed_options(), boards, table_count,
+                            level, new_token(), False, time.time(), seeds)
+        tables.store.create_tournament(row)
+        return cls(row, tables)
+
+    @property
+    def store(self) -> Store:
+        return self.tables.store
+
+    @property
+    def places(self) -> int:
+        return self.row.seats * self.row.tables
+
+    def place(self, entry: int) -> tuple[int, int]:
+        """The table and seat of ``entry``."""
+        return place(entry, self.row.seats, self.partnership)
+
+    # -- the rounds ------------------------------------------------------------------------------
+
+    def round_tables(self, board: int) -> list[Table]:
+        """The tables that play ``board``, by table number (none before its round opens)."""
+        found = [self.row.played.get((board, t)) for t in range(self.row.tables)]
+        return [self.tables.tables[i] for i in found if i is not None and i in self.tables.tables]
+
+    def board_done(self, board: int) -> bool:
+        """Whether every table has played ``board`` to its end."""
+        played = self.round_tables(board)
+        return len(played) == self.row.tables and all(t.over for t in played)
+
+    @property
+    def current_board(self) -> int | None:
+        """The board being played now; None before the start and once all are done."""
+        opened = [b for b, _ in self.row.played]
+        if not opened:
+            return None
+        board = max(opened)
+        return None if self.board_done(board) else board
+
+    @property
+    def status(self) -> str:
+        if not self.row.started:
+            return "registering"
+        return "finished" if self.board_done(self.row.boards - 1) else "playing"
+
+    def attach(self, table: Table, board: int) -> None:
+        """Make ``table`` one of ``board``'s: secret while the round lasts, telling us its end."""
+        assert table.board is not None
+        table.board.secret = lambda: not self.board_done(board)
+        table.board.ended = lambda: self.board_ended(board)
+
+    def board_ended(self, board: int) -> None:
+        """A table finished ``board``: once every table has, its tables show the revealed seed and
+        the next round opens."""
+        if not self.board_done(board):
+            return
+        for table in self.round_tables(board):
+            table.broadcast_state()
+        if board + 1 < self.row.boards and not self.round_tables(board + 1):
+            self.open_round(board + 1)
+
+    def open_round(self, board: int) -> None:
+        """A fresh table per table number, each dealt from the board's seed, play begun at once (a
+        player who does not come is stood in for by a bot after the stand-in time)."""
+        seed = self.row.seeds[board][0]
+        seats = self.row.seats
+        for t in range(self.row.tables):
+            entries = sorted((self.place(e.entry)[1], e) for e in self.row.entries if self.place(e.entry)[0] == t)
+            players = [SeatRow(seat, e.kind, e.level, e.name, new_token() if e.kind == "human" else None,
+                               e.kind == "bot") for seat, e in entries]
+            row = TableRow(new_table_id(), self.row.game, seats, dict(self.row.options),
+                           fair.first_dealer_from_seed(seed, seats), new_token(), self.row.level, True, time.time(),
+                           players, board_seed=seed)
+            self.store.create_board_table(row, self.id, board, t)
+            table = Table(row, self.store, self.tables.scheduler, self.tables.settings)
+            self.row.played[(board, t)] = table.id
+            self.tables.tables[table.id] = table
+            self.attach(table, board)
+        for table in self.round_tables(board):
+            table.resume()
+
+    def resume(self) -> None:
+        """After a restart: a round whose tables all finished while the server stopped moves on."""
+        opened = [b for b, _ in self.row.played]
+        if opened:
+            self.board_ended(max(opened))
+
+    # -- entries -------------------------------------------------------------------------------
+
+    def register(self, name: str | None) -> tuple[int, str]:
+        """A place for a player: his entry number and its token, told to him alone."""
+        if self.row.started:
+            raise TableError("started", "the tournament has begun: registration is closed", 409)
+        if len(self.row.entries) >= self.places:
+            raise TableError("full", f"all {self.places} places are taken", 409)
+        entry = len(self.row.entries)
+        name = name or f"player {entry + 1}"
+        if any(same_name(name, e.name) for e in self.row.entries):
+            raise TableError("name_taken", f"the name {name!r} is taken in this tournament: choose another", 409)
+        row = EntryRow(entry, "human", None, name, new_token())
+        self.store.add_entry(self.id, row)
+        self.row.entries.append(row)
+        assert row.token is not None
+        return entry, row.token
+
+    def entry_of_token(self, token: str) -> EntryRow:
+        for e in self.row.entries:
+            if e.token is not None and secrets.compare_digest(e.token.encode(), token.encode()):
+                return e
+        raise TableError("forbidden", "this token holds no place in this tournament", 403)
+
+    def start(self, organiser: str) -> None:
+        """The organiser starts: bots take the places nobody registered for, the first round opens."""
+        if not secrets.compare_digest(organiser.encode(), self.row.organiser.encode()):
+            raise TableError("forbidden", "only the tournament's organiser may start it", 403)
+        if self.row.started:
+            return
+        bots: list[EntryRow] = []
+        for entry in range(len(self.row.entries), self.places):
+            # A name no other entry has, in any case, so the standings tell every entry apart.
+            taken = [e.name for e in [*self.row.entries, *bots]]
+            name = bot_name(entry, taken)
+            if any(same_name(name, other) for other in taken):
+                name = f"bot {entry + 1}"
+            bots.append(EntryRow(entry, "bot", self.row.level, name, None))
+        self.store.start_tournament(self.id, bots)
+        self.row.entries.extend(bots)
+        self.row.started = True
+        self.open_round(0)
+
+    def seat_of(self, token: str) -> tuple[Table, int, str]:
+        """Where an entry plays the board of the round now: the table, the seat and its token."""
+        entry = self.entry_of_token(token)
+        board = self.current_board
+        if board is None:
+            raise TableError("waiting" if not self.row.started else "finished",
+                             "the tournament has not begun" if not self.row.started else "the tournament is over", 409)
+        at, seat_number = self.place(entry.entry)
+        table = self.round_tables(board)[at]
+        seat = table.seats[seat_number]
+        assert seat.token is not None
+        return table, seat.seat, seat.token
+
+    # -- scores --------------------------------------------------------------------------------
+
+    def board_scores(self, board: int) -> list[list[float]] | None:
+        """Per table and seat, the seat's deltas on ``board``, once every table has played it."""
+        if not self.board_done(board):
+            return None
+        return [[float(sum(r.delta[seat] for r in table.match.results)) for seat in range(self.row.seats)]
+                for table in self.round_tables(board)]
+
+    def standings(self) -> list[Message]:
+        """Each entry's matchpoints on every board all the tables have finished, best first."""
+        done = [s for b in range(self.row.boards) if (s := self.board_scores(b)) is not None]
+        return standings(self.row.entries, done, self.sense, self.row.seats, self.partnership)
+
+    def state(self) -> Message:
+        """The tournament as everybody may see it: no token, no seed of a board still in play."""
+        seats = self.row.seats
+        return {
+            "tournament_id": self.id, "game": self.row.game, "seats": seats, "options": dict(self.row.options),
+            "boards": self.row.boards, "tables": self.row.tables, "level": self.row.level, "status": self.status,
+            "board": self.current_board, "places": self.places, "scoring": "matchpoints",
+            "lower_is_better": self.sense < 0,
+            "entries": [{"entry": e.entry, "name": e.name, "kind": e.kind, "level": e.level,
+                         "table": self.place(e.entry)[0], "seat": self.place(e.entry)[1]}
+                        for e in self.row.entries],
+            "commitments": [{"board": b, "seed_hash": published, "seed": seed if self.board_done(b) else None}
+                            for b, (seed, published) in enumerate(self.row.seeds)],
+            "rounds": [{"board": b, "done": self.board_done(b), "scores": self.board_scores(b),
+                        "tables": [{"table": t, "table_id": table.id, "status": table.status,
+                                    "watch_link": f"/t/{table.id}"}
+                                   for t, table in enumerate(self.round_tables(b))]}
+                       for b in range(self.row.boards) if self.round_tables(b)],
+            "standings": self.standings(),
+        }
+
+
+class Tournaments:
+    """Every tournament of the server, loaded from the store with the tables that play them."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.tournaments: dict[str, Tournament] = {}
+        for row in tables.store.load_tournaments():
+            try:
+                tournament = Tournament(row, tables)
+            except (RulesError, KeyError, ValueError):
+                log.exception("tournament %s cannot be rebuilt from the database; it stays closed", row.id)
+                continue
+            self.tournaments[row.id] = tournament
+            for (board, _), table_id in row.played.items():
+                if table_id in tables.tables:
+                    tournament.attach(tables.tables[table_id], board)
+
+    def resume_all(self) -> None:
+        for tournament in self.tournaments.values():
+            tournament.resume()
+
+    def get(self, tournament_id: str) -> Tournament:
+        if tournament_id not in self.tournaments:
+            raise TableError("not_found", f"no tournament {tournament_id!r}", 404)
+        return self.tournaments[tournament_id]
+
+    def create(self, game: str, seats: int | None, options: dict[str, Any], boards: int, tables: int,
+               level: str) -> Tournament:
+        tournament = Tournament.create(self.tables, game, seats, options, boards, tables, level)
+        self.tournaments[tournament.id] = tournament
+        return tournament
