@@ -4,6 +4,7 @@ standings by matchpoints, and nothing of a board shown while another table still
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from pathlib import Path
@@ -17,7 +18,7 @@ import osteria
 from osteria.server.fair import board_deal_seed, deal_from_seed, first_dealer_from_seed, seed_hash, verify_record
 from osteria.server.store import EntryRow
 from osteria.server.tournament import matchpoints, place, standings
-from server_helpers import TIMEOUT, connect, play_seat, quick_settings, served, ws_url
+from server_helpers import TIMEOUT, connect, play_seat, quick_settings, receive, served, until, ws_url
 
 from helpers import words_in
 
@@ -242,6 +243,22 @@ def test_a_player_plays_every_board_and_nothing_of_it_leaks_meanwhile(tmp_path: 
         assert anna["kind"] == "human" and len(anna["boards"]) == 2
         over = httpx.post(f"{base}/api/tournaments/{tid}/seat", json={"token": token})
         assert over.status_code == 409 and "over" in over.json()["detail"]
+        # A board's table has no rematch: the next board is the tournament's.
+        last = done["rounds"][1]["tables"][0]["table_id"]
+        assert httpx.get(f"{base}/api/tables/{last}").json()["rematch"] is None
+        refused = asyncio.run(rematch_asked(ws_url(base, last, seat.json()["token"])))
+        assert refused["type"] == "error" and refused["code"] == "tournament"
+
+
+async def rematch_asked(url: str) -> dict[str, Any]:
+    """Ask for a rematch at the seat of ``url``: the answer."""
+    async with connect(url) as ws:
+        await until(ws, "state")
+        await ws.send(json.dumps({"type": "rematch"}))
+        while True:
+            message = await receive(ws)
+            if message["type"] in ("error", "rematch"):
+                return message
 
 
 async def watcher_refused(url: str) -> bool:

@@ -263,8 +263,10 @@ class Table:
         for s in self.seats:
             if s.kind == "bot":
                 s.bot = make_bot(s.level or "medio", game=self.game.name, seed=new_bot_seed())
-            elif self.row.started and not s.taken:
-                s.stand_in = True  # its player left during play: a bot plays it until someone takes it
+            elif self.row.started and not s.taken and s.token is None:
+                # Its player left during play (his token went with him): a bot plays it until
+                # someone takes it. A tournament's seat, not taken yet, keeps its player's token.
+                s.stand_in = True
         # The server deals from its own committed seeds, never from the match's generator.
         self._ensure_deal()
 
@@ -346,7 +348,8 @@ class Table:
             "result": self.match.result(),
             "last_round": self.match.last_round,
             "clock": self.clock(),
-            "rematch": None if not self.match.finished else {
+            # A tournament's board has no rematch: its next board is the tournament's to deal.
+            "rematch": None if not self.match.finished or self.board is not None else {
                 "agreed": sorted(self.rematch_agreed), "table_id": self.row.rematch},
         }
 
@@ -604,6 +607,8 @@ class Table:
         """The player of ``seat`` asks for a rematch of the finished match (see Tables.rematch)."""
         if seat is None:
             raise TableError("spectator", "a spectator does not ask for a rematch", 403)
+        if self.board is not None:
+            raise TableError("tournament", "a tournament's board has no rematch: the tournament deals the next")
         if not self.match.finished:
             raise TableError("not_finished", "a rematch is for a finished match")
         if self.row.rematch is None and seat not in self.rematch_agreed:
