@@ -2,7 +2,8 @@
 // the organiser's start, the way to one's table, the standings and the boards' commitments) and
 // asks the server again every few seconds while it is played. Every name is set as text.
 
-import { say } from "/static/words.js";
+import { fetchJson, node } from "/static/dom.js";
+import { pageLanguage, say } from "/static/words.js";
 
 const POLL_MS = 1500;
 const page = { lang: "it", games: null, id: null, state: null, timer: null };
@@ -11,30 +12,6 @@ const $ = (id) => document.getElementById(id);
 
 function t(key, values) {
   return say(page.lang, key, values);
-}
-
-function node(tag, className, text) {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
-
-async function fetchJson(url, options = {}) {
-  const response = await fetch(url, { ...options, headers: { "Content-Type": "application/json" } });
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  if (!response.ok) {
-    const detail = body && body.detail;
-    throw new Error(typeof detail === "string" ? detail
-      : Array.isArray(detail) && detail.length ? `${(detail[0].loc || []).join(".")}: ${detail[0].msg}`
-        : `HTTP ${response.status}`);
-  }
-  return body;
 }
 
 const post = (url, body) => fetchJson(url, { method: "POST", body: JSON.stringify(body) });
@@ -52,12 +29,6 @@ function translatePage() {
   document.documentElement.lang = page.lang;
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   $("lang").value = page.lang;
-}
-
-function chooseLanguage(params) {
-  const asked = params.get("lang") || localStorage.getItem("osteria_lang");
-  if (asked === "it" || asked === "en") return asked;
-  return (navigator.language || "it").startsWith("it") ? "it" : "en";
 }
 
 // -- a new tournament ----------------------------------------------------------------------
@@ -109,8 +80,8 @@ async function createTournament(event) {
 // -- a tournament ----------------------------------------------------------------------------
 
 function statusLine(state) {
-  if (state.status === "playing") return t("status_playing", { n: state.board + 1 });
-  return t(`status_${state.status}`);
+  if (state.status === "playing") return t("tn_status_playing", { n: state.board + 1 });
+  return t(`tn_status_${state.status}`);
 }
 
 function renderStandings(state) {
@@ -216,7 +187,7 @@ function wireTournament() {
 
 async function main() {
   const params = new URLSearchParams(location.search);
-  page.lang = chooseLanguage(params);
+  page.lang = pageLanguage(params);
   translatePage();
   const match = location.pathname.match(/^\/tournaments\/([^/]+)$/);
   page.id = match ? decodeURIComponent(match[1]) : null;
