@@ -4,11 +4,11 @@ It searches what :class:`osteria.bots.solver.Ending` searches where the deal's p
 :class:`~osteria.openplay.SuitPlay` (answer the suit led, else trump where the game says so;
 the highest trump takes the trick, else the strongest card of the suit led; card values and the
 last trick's bonus, one side against the other, also where points are poison): the Tressette
-family's play, Traversone's included, and Sancagna's, for three to six seats. It returns the same values as the reference: the
-pure-Python search stays the reference, and the tests hold the two to agreement. It differs only
-in how it runs: positions as int64 bitmasks in flat arrays, the moves of each ply in a
-preallocated buffer, and the transposition table as open addressing in numpy arrays, where
-each solve stamps its entries so that no table is cleared between solves. It also searches
+family's play, Traversone's included, and Sancagna's, for three to six seats. It returns the
+same values as the reference: the pure-Python search stays the reference, and the tests hold the
+two to agreement. It differs only in how it runs: positions as int64 bitmasks in flat arrays,
+the moves of each ply in a preallocated buffer, and the transposition table as open addressing
+in numpy arrays, where each solve stamps its entries so that no table is cleared between solves. It also searches
 fewer nodes for the same values: its table keys a trick's start by who holds each live card in
 order of strength, so that an entry also bounds the positions alike but for their cards' values
 (widened by how much the values differ: payoff similarity, as Furtak and Buro put it for Skat);
