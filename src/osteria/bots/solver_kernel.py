@@ -8,13 +8,13 @@ family's play, Traversone's included, and Sancagna's, for three to six seats. It
 same values as the reference: the pure-Python search stays the reference, and the tests hold the
 two to agreement. It differs only in how it runs: positions as int64 bitmasks in flat arrays,
 the moves of each ply in a preallocated buffer, and the transposition table as open addressing
-in numpy arrays, where each solve stamps its entries so that no table is cleared between solves. It also searches
-fewer nodes for the same values: its table keys a trick's start by who holds each live card in
-order of strength, so that an entry also bounds the positions alike but for their cards' values
-(widened by how much the values differ: payoff similarity, as Furtak and Buro put it for Skat);
-its moves are ordered by a greedy forecast of their trick and a killer lead per ply; its lower
-bound at a trick's start counts a crossing to a partner's winners; and MTD(f) starts from the
-value of a greedy playout.
+in numpy arrays, where each solve stamps its entries so that no table is cleared between solves.
+It also searches fewer nodes for the same values: its table keys a trick's start by who holds
+each live card in order of strength, so that an entry also bounds the positions alike but for
+their cards' values (widened by how much the values differ: payoff similarity, as Furtak and
+Buro put it for Skat); its moves are ordered by a greedy forecast of their trick and a killer
+lead per ply; its lower bound at a trick's start counts a crossing to a partner's winners; and
+MTD(f) starts from the value of a greedy playout.
 
 numba is the optional ``fast`` extra, and so is numpy with it: this module needs both, and
 the solver imports it only where it can (without them, it stays pure Python).
