@@ -8,13 +8,16 @@ import sys
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import osteria
 from osteria.bots import solver
 from osteria.cards import parse_card
 from osteria.engine import Deal
+from osteria.rules.traversone import TraversoneDeal
 from osteria.rules.tressette import TRICKS, TressetteDeal
-from test_solver import ending
+from test_solver import brute_force, ending
 
 pytest.importorskip("numba")  # the kernel is the fast extra's
 import numpy as np
@@ -82,6 +85,47 @@ def test_the_kernel_agrees_with_the_reference_in_sancagna(options: dict[str, obj
         agree(deal, (seat + 1) % 4)
 
 
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_the_kernel_agrees_with_the_reference_in_traversone(seats: int) -> None:
+    # Points are poison: the seat's side is itself, and what counts is what the others take.
+    rng = random.Random(f"traversone{seats}")
+    for _ in range(30):
+        deal = ending("traversone", rng, 3 if seats == 6 else 4, seats=seats)
+        assert solver.ending(deal, 0).compiled
+        seat = deal.to_move
+        assert seat is not None
+        agree(deal, seat)
+        agree(deal, (seat + 1) % seats)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([3, 4, 5, 6]), st.integers(1, 3))
+def test_the_kernel_values_traversone_endings_as_brute_force_does(seed: int, seats: int, tricks: int) -> None:
+    deal = ending("traversone", random.Random(seed), min(tricks, 2) if seats == 6 else tricks, seats=seats)
+    seat = deal.to_move
+    assert seat is not None
+    for who in (seat, (seat + 1) % seats):
+        assert solver.ending(deal, who).compiled
+        assert solver.Solver().solve(deal, who).value == brute_force(deal, who)
+
+
+def test_a_traversone_leader_s_winners_bound_nothing() -> None:
+    # The leader holds the strongest card of every suit it holds: in a game of points its side
+    # would surely take those tricks, but here each costs it, and it leads them only if forced.
+    deal = ending("traversone", random.Random(2), 4)
+    assert isinstance(deal, TraversoneDeal)
+    deal.trick, deal.to_move = [], deal.leader
+    leader = deal.leader
+    hands = [0] * 4
+    for offset, cards in enumerate([["3d", "3c", "2c", "Ab"], ["4d", "4c", "5c", "6c"], ["5d", "7c", "Fc", "Cc"],
+                                    ["6d", "Ac", "4b", "5b"]]):
+        hands[(leader + offset) % 4] = sum(1 << parse_card(c) for c in cards)
+    deal.hands = hands
+    for seat in range(4):
+        assert solver.ending(deal, seat).compiled
+        assert solver.Solver().solve(deal, seat).value == solver.Solver(compiled=False).solve(deal, seat).value
+
+
 def test_the_kernel_s_sure_gain_under_trumps_is_gained() -> None:
     rng = random.Random(12)
     counted = 0
@@ -117,7 +161,9 @@ def test_the_kernel_serves_where_it_applies_and_the_reference_elsewhere() -> Non
     assert compiled("tressette")
     assert compiled("calabresella", seats=4)
     assert compiled("calabresella", seats=5)
-    assert not compiled("traversone")
+    assert compiled("traversone")
+    assert compiled("traversone", seats=6)
+    assert not compiled("traversone", asso_bastoni=11)  # the ace of bastoni's 33 thirds: past the table's keys
     assert not compiled("quattrigghiu")
     assert compiled("sancagna")
     deal = played_to(0, 4)
@@ -180,6 +226,11 @@ def kernel_arrays(e: solver.Ending) -> tuple[Any, Any, Any]:
     return np.array(e.hands, np.int64), values, chains
 
 
+def kernel_team(e: solver.Ending) -> Any:
+    """An ending's sides as the kernel takes them: who maximises, then whose takings count."""
+    return np.array([*e.team, *e.gains], np.int64)
+
+
 def kernel_rules(e: solver.Ending) -> tuple[Any, Any]:
     """The strength and suit tables of an ending's trick play as the kernel takes them."""
     assert e.suit_play is not None
@@ -202,7 +253,7 @@ def test_the_crossing_to_a_partner_adds_only_what_the_side_surely_gains() -> Non
         leader = deal.leader  # type: ignore[attr-defined]
         e = solver.ending(deal, leader, compiled=False)
         hands, values, chains = kernel_arrays(e)
-        team = np.array(e.team, np.int64)
+        team = kernel_team(e)
         sure = e.sure()
         crossing = solver_kernel._crossing(hands, leader, e.live, values, chains, kernel_rules(e)[1], team,
                                            e.rest - sure)
@@ -226,7 +277,7 @@ def test_a_partner_left_with_winners_only_takes_every_trick_for_the_side() -> No
     arrays, values, chains = kernel_arrays(e)
     sure = e.sure()
     crossing = solver_kernel._crossing(arrays, leader, e.live, values, chains, kernel_rules(e)[1],
-                                       np.array(e.team, np.int64), e.rest - sure)
+                                       kernel_team(e), e.rest - sure)
     assert sure < e.rest
     assert sure + crossing == e.rest == e.search(-1, e.rest + 1)
 
@@ -234,7 +285,9 @@ def test_a_partner_left_with_winners_only_takes_every_trick_for_the_side() -> No
 def test_the_last_two_tricks_counted_directly_are_worth_what_the_search_finds() -> None:
     rng = random.Random(9)
     solved = 0
-    for game, options in [("tressette", {}), ("calabresella", {}), ("calabresella", {"seats": 4})]:
+    # Traversone too, where the seat alone maximises and what the others take is its gain.
+    for game, options in [("tressette", {}), ("calabresella", {}), ("calabresella", {"seats": 4}),
+                          ("traversone", {}), ("traversone", {"seats": 3})]:
         for _ in range(80):
             deal = ending(game, rng, 2, **options)
             leader = deal.leader  # type: ignore[attr-defined]
@@ -243,10 +296,10 @@ def test_the_last_two_tricks_counted_directly_are_worth_what_the_search_finds() 
                 continue
             solved += 1
             hands, values, _ = kernel_arrays(e)
-            direct = solver_kernel._two_tricks(hands, leader, e.n, np.array(e.team, np.int64), values,
+            direct = solver_kernel._two_tricks(hands, leader, e.n, kernel_team(e), values,
                                                *kernel_rules(e), e.last_bonus)
             assert direct == e.search(-1, e.rest + 1)
-    assert solved > 50
+    assert solved > 100
 
 
 def twin(deal: Deal, rng: random.Random | None) -> Deal:
@@ -324,7 +377,7 @@ def test_the_kernel_refuses_card_values_its_table_cannot_key() -> None:
     values[next(c for c in range(len(values)) if e.live >> c & 1)] = solver_kernel._VALUE_MASK + 1
     chains = [chain for chain, _ in e.chains]
     with pytest.raises(ValueError, match=f"card values from 0 to {solver_kernel._VALUE_MASK}"):
-        solver_kernel.Search(e.hands, e.trick, e.leader, e.team, values, chains, -1, False, e.last_bonus, e.rest,
-                             e.steps())
-    solver_kernel.Search(e.hands, e.trick, e.leader, e.team, e.values, chains, -1, False, e.last_bonus, e.rest,
-                         e.steps())
+        solver_kernel.Search(e.hands, e.trick, e.leader, e.team, e.gains, values, chains, -1, False, e.last_bonus,
+                             e.rest, e.steps())
+    solver_kernel.Search(e.hands, e.trick, e.leader, e.team, e.gains, e.values, chains, -1, False, e.last_bonus,
+                         e.rest, e.steps())

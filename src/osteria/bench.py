@@ -221,9 +221,9 @@ SOLVER_CASES = (
     SolverCase("calabresella", {"seats": 4}, (4, 6, 10)),
     SolverCase("calabresella", {"seats": 5}, (4, 6, 8)),
     SolverCase("sancagna", {}, (4, 6)),
-    # No kernel yet for these two: the reference alone, on the endings it solves in seconds at
-    # most (Traversone's, each for himself, key every seat's points and search far more nodes).
-    SolverCase("traversone", {}, (4,)),
+    SolverCase("traversone", {}, (4, 6, 8, 10)),
+    SolverCase("traversone", {"seats": 6}, (3, 4, 6), pure_tricks=3),
+    # No kernel yet: the reference alone, on the endings it solves in seconds at most.
     SolverCase("quattrigghiu", {}, (4, 6)),
 )
 

@@ -34,7 +34,7 @@ class SuitPlay:
     terms: the follow classes are the four suits (the chains, each from its weakest card up); a
     hand answers the suit led, and one void in it trumps if it can where ``must_trump``; the
     highest trump takes the trick, else the strongest card of the suit led; and the play is
-    valued in the additive form (card values and a last trick's bonus, no ``trick_bonus``)."""
+    valued by its cards' values and the last trick's bonus (no ``trick_bonus``)."""
 
     trump: int = -1  # the trump suit; -1: none
     must_trump: bool = False
@@ -44,13 +44,12 @@ class SuitPlay:
 class OpenPlay:
     """The trick play still to come, with all hands open, as one side against the other.
 
-    ``team[seat]`` says whether the seat plays for the side whose value is maximised. In the
-    additive form the search counts what that side will still gain (a trick's ``values``, the
-    ``last_bonus`` of the last one and a ``trick_bonus`` for each) and ``finish`` turns the
-    total into the seat's value; otherwise (``terminal`` given) the value is ``terminal`` of the
-    thirds and cards each seat took (``taken``, ``won``) and who took the last trick, and
-    ``summary`` of them is part of a position. ``no_merge`` holds the cards never taken as
-    equivalent to another (they may be held back where their neighbours may not).
+    ``team[seat]`` says whether the seat plays for the side whose value is maximised, and
+    ``gains[seat]`` whether what the seat takes counts to the gain (by default: the seats of
+    that side). The search counts the gain still to come (a trick's ``values``, the
+    ``last_bonus`` of the last one and a ``trick_bonus`` for each, to whoever takes it) and
+    ``finish`` turns the total into the seat's value. ``no_merge`` holds the cards never taken
+    as equivalent to another (they may be held back where their neighbours may not).
     """
 
     hands: Sequence[int]
@@ -65,12 +64,11 @@ class OpenPlay:
     last_bonus: int = 0
     trick_bonus: int = 0
     no_merge: int = 0
-    terminal: Callable[[list[int], list[int], int], int] | None = None
-    summary: Callable[[list[int], list[int]], object] | None = None
-    taken: Sequence[int] = ()
-    won: Sequence[int] = ()
+    # Where points are poison (Traversone), the maximising side wants the others to take them:
+    # ``gains`` are then the seats against it.
+    gains: Sequence[bool] = ()
     # Whether the strongest live card of the suit led always takes the trick (no trumps), so
-    # that what the leader can cash bounds the value.
+    # that what the leader can cash bounds the value (where its side wants what it takes).
     cashes: bool = False
     # The trick play in the compiled kernel's terms, where the kernel searches it; None: the
     # pure search alone (``follow`` and ``taker`` must say the same as this).

@@ -7,9 +7,9 @@ bounds from the points still at stake. Where the value is a step function of wha
 gains (whole points from thirds), the zero-window searches test only the steps, and stop once
 the value is known to that precision. The last trick is counted, not searched.
 
-Tressette, Calabresella (three to five seats) and Sancagna are searched by a compiled kernel
-(``solver_kernel``, numba) where numba is installed; this module is its reference, and
-``compiled=False`` (to :func:`ending` or :class:`Solver`) forces it.
+Tressette, Calabresella (three to five seats), Traversone (three to six) and Sancagna are
+searched by a compiled kernel (``solver_kernel``, numba) where numba is installed; this module
+is its reference, and ``compiled=False`` (to :func:`ending` or :class:`Solver`) forces it.
 
 Only card play is searched: a card with a lead signal is the card (signals do not change what
 open hands can do), and accusi, bids and cenni are not the solver's.
@@ -24,12 +24,17 @@ What the value is, game by game (always for one seat, in the deal's own terms):
   is a monotone function of the basi a side takes (six or more wins, five each is a riposta,
   all ten is a tutità), and stopping at six changes none of it, so the search counts basi. The
   tutita / basta window is a choice of the side that took six clean basi, searched as such.
-- Traversone: ``result().delta`` of the seat, whom everyone else is assumed to play against
-  (a paranoid reduction). Max-n, the exact model of several selfish players, prunes almost
-  nothing; paranoid search is a two-sided search that alpha-beta and the table serve fully,
-  and its value is what the seat can guarantee whatever the others do. Scores are not a
-  monotone function of one count (cappotto, a player without points scores 10), so the
-  thirds of every seat are part of the position.
+- Traversone: the thirds the seat ends the deal with (its card points, the last trick's point
+  and the cards left over, if it takes the last trick), whom everyone else is assumed to play
+  against (a paranoid reduction). Max-n, the exact model of several selfish players, prunes
+  almost nothing; paranoid search is a two-sided search that alpha-beta, the table and the
+  kernel serve fully, and its value is what the seat can guarantee whatever the others do.
+  The seat maximises what the others take (``OpenPlay.gains``), which its own thirds are the
+  rest of. The deal's score is not the value: rounding gives the remainder to the last
+  trick's taker, and cappotto and a zero score turn on every seat's points, so the score is
+  neither additive nor a monotone function of the seat's own thirds; searching it would put
+  every seat's thirds in each position and leave the kernel out. Where points are poison,
+  what the leader can cash bounds nothing (each cash costs it), so that bound is not used.
 - Sancagna: the card points the seat's side takes in this deal, the deal played out. Whether
   a side calls itself out depends on the running tally across deals, not on the open cards;
   the solver leaves fuori / avanti to the player and values the play, as if every call were
@@ -113,6 +118,7 @@ class Ending:
         self.trick = list(trick)
         self.leader = leader
         self.team = list(play.team)
+        self.gains = list(play.gains) or self.team
         self.values = values
         self.chains = play.chains
         self.follow = play.follow
@@ -121,14 +127,10 @@ class Ending:
         self.last_bonus = last_bonus
         self.trick_bonus = trick_bonus
         self.no_merge = play.no_merge
-        self.terminal = play.terminal
-        self.summary = play.summary
-        # See ``sure``: what the leader can cash bounds the value where no trump takes.
-        self.cashes = play.cashes
+        # See ``sure``: what the leader can cash bounds the value where no trump takes, and where
+        # what a side takes is its gain (not where points are poison).
+        self.cashes = play.cashes and self.gains == self.team
         self.suit_play = play.suit_play
-        self.taken = list(play.taken) or [0] * self.n
-        self.won = list(play.won) or [0] * self.n
-        self.last_taker = leader
         self.live = sum(self.hands) | sum(1 << c for c in self.trick)
         tricks = self.hands[leader].bit_count() + (1 if self.trick else 0)
         # What the tricks still to play hold in all: the most either side can still gain.
@@ -252,11 +254,8 @@ class Ending:
 
     def key(self) -> object:
         """The position at the start of a trick: the hands and the leader (what each side has
-        gained so far is not part of it where the search counts gains from here on)."""
-        shape = tuple(self.hands)
-        if self.summary is None:
-            return shape, self.leader
-        return shape, self.leader, self.summary(self.taken, self.won)
+        gained so far is not part of it: the search counts gains from here on)."""
+        return tuple(self.hands), self.leader
 
     def search(self, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta: the value if within (alpha, beta), else a bound beyond it."""
@@ -271,8 +270,8 @@ class Ending:
         if start:
             hand = hands[self.leader]
             if not hand:
-                return 0 if self.terminal is None else self.terminal(self.taken, self.won, self.last_taker)
-            if hand & (hand - 1) == 0 and self.terminal is None:
+                return 0
+            if hand & (hand - 1) == 0:
                 return self._last_trick()
             if self.depth >= self.depth_limit:
                 return self.estimate()
@@ -283,7 +282,7 @@ class Ending:
             elif self.cashes:
                 sure = self.sure()
                 lo, hi = (sure, self.rest) if self.team[self.leader] else (0, self.rest - sure)
-            elif self.terminal is None:
+            else:
                 lo, hi = 0, self.rest
             if lo >= beta:
                 return lo
@@ -390,7 +389,7 @@ class Ending:
         """What the maximising side gains from the last trick, where every card is forced."""
         n, leader, hands = self.n, self.leader, self.hands
         cards = [hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
-        if not self.team[(leader + self.taker(cards)) % n]:
+        if not self.gains[(leader + self.taker(cards)) % n]:
             return 0
         return self.rest
 
@@ -409,33 +408,23 @@ class Ending:
         after = hands[winner]
         if not after:
             gain += self.last_bonus
-        elif not after & (after - 1) and self.terminal is None:
+        elif not after & (after - 1):
             # One trick left: its cards are forced, and it is counted here (as a node).
             self.nodes += 1
             if self.nodes > self.max_nodes:
                 raise SearchBudget
             n = self.n
             last = [hands[(winner + i) % n].bit_length() - 1 for i in range(n)]
-            ours = self.team[(winner + self.taker(last)) % n]
-            return (gain if self.team[winner] else 0) + (self.rest - gain if ours else 0)
+            ours = self.gains[(winner + self.taker(last)) % n]
+            return (gain if self.gains[winner] else 0) + (self.rest - gain if ours else 0)
         self.trick = []
         self.leader = winner
         self.live ^= mask
         self.rest -= gain
         self.depth += 1
-        last_taker = self.last_taker
-        self.last_taker = winner
         try:
-            if self.terminal is None:
-                v = gain + self.search(alpha - gain, beta - gain) if self.team[winner] else self.search(alpha, beta)
-            else:
-                self.taken[winner] += gain
-                self.won[winner] |= mask
-                v = self.search(alpha, beta)
-                self.taken[winner] -= gain
-                self.won[winner] ^= mask
+            v = gain + self.search(alpha - gain, beta - gain) if self.gains[winner] else self.search(alpha, beta)
         finally:
-            self.last_taker = last_taker
             self.depth -= 1
             self.rest += gain
             self.live ^= mask
@@ -445,25 +434,20 @@ class Ending:
 
     def estimate(self) -> int:
         """A position's value when the search stops short: the points still out shared evenly."""
-        if self.terminal is None:
-            return self.rest // 2
-        return self.terminal(self.taken, self.won, self.leader)
+        return self.rest // 2
 
     def mtdf(self, guess: int = 0, search: Callable[[int, int], int] | None = None) -> int:
-        """The value, by zero-window searches that move a bound each time: exact, or in the
-        additive form any gain whose ``finish`` is the exact one's (only the steps of ``finish``
-        are tested, so the search stops once the value is known to the seat's precision)."""
+        """The gain, by zero-window searches that move a bound each time: any gain whose
+        ``finish`` is the exact one's (only the steps of ``finish`` are tested, so the search
+        stops once the value is known to the seat's precision)."""
         search = search or self.search
-        if self.terminal is None:
-            lo, hi = 0, self.rest
-            steps = self.steps()
-        else:
-            lo, hi, steps = -INF, INF, []
+        lo, hi = 0, self.rest
+        steps = self.steps()
         g = min(max(guess, lo), hi)
         self.best = -1
         stride = 0
-        while (steps[lo] != steps[hi]) if steps else lo < hi:
-            beta = step_to_test(steps, lo, hi, g, stride) if steps else g + 1 if g == lo else g
+        while steps[lo] != steps[hi]:
+            beta = step_to_test(steps, lo, hi, g, stride)
             self.last_best = -1
             g = search(beta - 1, beta)
             if g < beta:
@@ -474,7 +458,7 @@ class Ending:
                 stride = 2 * stride if stride > 0 else 1
                 # A search that fails high has found a card worth at least g.
                 self.best = self.last_best
-        return g if not steps else lo
+        return lo
 
     def steps(self) -> list[int]:
         """For every gain the search can return, which step of ``finish`` it is on."""
@@ -489,7 +473,7 @@ class Ending:
         """The seat's value: exact, or SearchBudget once the budget is spent."""
         if self._uses_kernel():
             return self.finish(self._kernel_gain())
-        return self.finish(self.mtdf(self.rest // 2 if self.terminal is None else 0))
+        return self.finish(self.mtdf(self.rest // 2))
 
     def _uses_kernel(self) -> bool:
         return self.compiled and self.depth_limit >= INF
@@ -501,9 +485,9 @@ class Ending:
 
             assert self.suit_play is not None
             chains = [chain for chain, _ in self.chains]
-            self._kernel = solver_kernel.Search(self.hands, self.trick, self.leader, self.team, self.values, chains,
-                                                self.suit_play.trump, self.suit_play.must_trump, self.last_bonus,
-                                                self.rest, self.steps())
+            self._kernel = solver_kernel.Search(self.hands, self.trick, self.leader, self.team, self.gains,
+                                                self.values, chains, self.suit_play.trump, self.suit_play.must_trump,
+                                                self.last_bonus, self.rest, self.steps())
         found = self._kernel.gain(self.max_nodes, first)
         self.nodes = self._kernel.nodes
         if found is None:
@@ -524,7 +508,7 @@ class Ending:
         for c in cards_of(self.follow(hand, self.trick)):
             if c not in representative:
                 representative[c] = self._equivalent(c, list(representative))
-        guess = self.rest // 2 if self.terminal is None else 0
+        guess = self.rest // 2
         for c in dict.fromkeys(representative.values()):
             def after(alpha: int, beta: int, c: int = c) -> int:
                 self.hands[seat] = hand ^ (1 << c)
@@ -551,25 +535,32 @@ class Ending:
 def ending(deal: Deal, seat: int, compiled: bool = True) -> Ending:
     """The open-handed trick play of a deal in its card play (``Deal.open_play``), valued for
     ``seat``. With ``compiled`` (the default), the compiled kernel searches it where the kernel
-    applies (a deal whose play is a ``SuitPlay``, of up to five seats) and numba is
-    installed; without, the pure-Python reference does."""
+    applies (a deal whose play is a ``SuitPlay``, of up to six seats, with card values up to
+    what its table keys) and numba is installed; without, the pure-Python reference does."""
     if not deal.in_card_play or deal.over:
         raise ValueError("the solver searches the card play of a deal in progress")
     play = deal.open_play(seat)
     e = Ending(play)
-    e.compiled = compiled and play.suit_play is not None and e.n <= kernel_seats()
+    seats, value = kernel_limits()
+    e.compiled = compiled and play.suit_play is not None and e.n <= seats and max(play.values) <= value
     return e
 
 
-@functools.cache
 def kernel_seats() -> int:
     """The most seats the compiled kernel searches; 0 where it cannot run (numba, the ``fast``
     extra, is not installed)."""
+    return kernel_limits()[0]
+
+
+@functools.cache
+def kernel_limits() -> tuple[int, int]:
+    """The most seats and the highest card value the compiled kernel searches; (0, -1) where it
+    cannot run."""
     try:
         from osteria.bots import solver_kernel
     except ImportError:
-        return 0
-    return solver_kernel.MAX_SEATS
+        return 0, -1
+    return solver_kernel.MAX_SEATS, solver_kernel.MAX_VALUE
 
 
 class Solver:

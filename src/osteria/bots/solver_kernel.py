@@ -1,20 +1,20 @@
 """The double-dummy search of a suit-following card play, compiled with numba.
 
-It searches what :class:`osteria.bots.solver.Ending` searches in its additive form where the
-deal's play is a :class:`~osteria.openplay.SuitPlay` (answer the suit led, else trump where the
-game says so; the highest trump takes the trick, else the strongest card of the suit led; card
-values and the last trick's bonus, one side against the other): the Tressette family's play and
-Sancagna's, for three to five seats. It returns the same values as the reference: the
-pure-Python search stays the reference, and the tests hold the two to agreement. It differs only
-in how it runs: positions as int64 bitmasks in flat arrays, the moves of each ply in a
-preallocated buffer, and the transposition table as open addressing in numpy arrays, where
-each solve stamps its entries so that no table is cleared between solves. It also searches
-fewer nodes for the same values: its table keys a trick's start by who holds each live card in
-order of strength, so that an entry also bounds the positions alike but for their cards' values
-(widened by how much the values differ: payoff similarity, as Furtak and Buro put it for Skat);
-its moves are ordered by a greedy forecast of their trick and a killer lead per ply; its lower
-bound at a trick's start counts a crossing to a partner's winners; and MTD(f) starts from the
-value of a greedy playout.
+It searches what :class:`osteria.bots.solver.Ending` searches where the deal's play is a
+:class:`~osteria.openplay.SuitPlay` (answer the suit led, else trump where the game says so;
+the highest trump takes the trick, else the strongest card of the suit led; card values and the
+last trick's bonus, one side against the other, also where points are poison): the Tressette
+family's play, Traversone's included, and Sancagna's, for three to six seats. It returns the
+same values as the reference: the pure-Python search stays the reference, and the tests hold the
+two to agreement. It differs only in how it runs: positions as int64 bitmasks in flat arrays,
+the moves of each ply in a preallocated buffer, and the transposition table as open addressing
+in numpy arrays, where each solve stamps its entries so that no table is cleared between solves.
+It also searches fewer nodes for the same values: its table keys a trick's start by who holds
+each live card in order of strength, so that an entry also bounds the positions alike but for
+their cards' values (widened by how much the values differ: payoff similarity, as Furtak and
+Buro put it for Skat); its moves are ordered by a greedy forecast of their trick and a killer
+lead per ply; its lower bound at a trick's start counts a crossing to a partner's winners; and
+MTD(f) starts from the value of a greedy playout.
 
 numba is the optional ``fast`` extra, and so is numpy with it: this module needs both, and
 the solver imports it only where it can (without them, it stays pure Python).
@@ -36,9 +36,10 @@ from numba.extending import intrinsic
 from osteria.bots.solver import step_to_test
 from osteria.cards import SUIT_MASK
 
-# The most seats the kernel searches: a position's key gives each card's holder three bits; and
-# the last two tricks are counted directly for three or four seats only (see ``_two_tricks``).
-MAX_SEATS = 5
+# The most seats the kernel searches (Traversone's six): a position's key gives each card's
+# holder three bits; and the last two tricks are counted directly for three or four seats only
+# (see ``_two_tricks``).
+MAX_SEATS = 6
 
 _INF = 1 << 20
 _PROBES = 4  # table slots tried for a position, from its hash on
@@ -58,6 +59,11 @@ _SLOTS = 1 << 18
 _KEY, _WORTH = 8, 4
 _HOLDER_BITS, _LENGTH_BITS, _LEADER_SHIFT = 3, 39, 43
 _VALUE_BITS, _VALUE_MASK = 4, 15
+# The highest card value the kernel searches (see ``_key``).
+MAX_VALUE = _VALUE_MASK
+# Every function's ``team`` holds, per seat, whether it plays for the maximising side; then, from
+# seat n on, whether what the seat takes counts to the gain (``OpenPlay.gains``): the seats of
+# that side, or where points are poison the seats against it.
 # The columns of a suit's row in the chain table (see ``chain_table``).
 _LENGTH, _LOW, _HIGH = 16, 17, 17 + 128
 _CHAIN_COLUMNS = _HIGH + 64
@@ -159,12 +165,14 @@ def _holder(hands: Any, card: int) -> int:
 def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, done: int, team: Any, values: Any,
                  strength: Any, chains: Any, suits: Any) -> tuple[int, int]:
     """The rest of a trick whose first ``done`` cards are down (of suit ``led``, card ``taking`` of
-    seat ``taker`` taking it so far), played out greedily by the others, each in turn: an opponent
-    of the taker takes over with its strongest card of the suit it must play (the suit led, or
-    trump) if that does, else plays its cheapest (of that suit, the weakest of the cheapest; free
-    to play any, the lowest-numbered); the taker's partners feed the trick their costliest card
-    (the lowest-numbered of those). The points these cards add, and the seat that takes the trick.
-    One pass over the other hands, no search: cheap enough to order moves by."""
+    seat ``taker`` taking it so far), played out greedily by the others, each in turn: a seat whose
+    side what the taker takes serves (see ``team``: its partners, or where points are poison its
+    opponents) feeds the trick its costliest card (the lowest-numbered of those); any other seat
+    takes over with its strongest card of the suit it must play (the suit led, or trump) if that
+    does and what it takes serves its side, else plays its cheapest (of that suit, the weakest of
+    the cheapest; free to play any, the lowest-numbered). The points these cards add, and the
+    seat that takes the trick. One pass over the other hands, no search: cheap enough to order
+    moves by."""
     n = hands.shape[0]
     points = 0
     t = leader + done
@@ -173,12 +181,12 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
     for _ in range(done, n):
         follow = _follows(hands[t], led, suits)
         play = -1
-        if team[t] != team[taker]:
+        if team[n + taker] != team[t]:
             # the one suit the seat must play, if it must
             s = led if follow & suits[led] else (_lowest(follow) // 13 if follow & ~suits[_TRUMPS] == 0 else -1)
             if s >= 0:
                 strongest = chains[s, _highest(_pattern(follow, s, chains))]
-                if _beats(strongest, taking, strength, suits):
+                if team[n + t] == team[t] and _beats(strongest, taking, strength, suits):
                     play = strongest
                 else:
                     # the cheapest of the suit, the weakest of those: the lowest places first
@@ -214,9 +222,13 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
 
 @_helper
 def _forecast(points: int, taker: int, seat: int, team: Any) -> int:
-    """What a trick of ``points`` that ``taker`` takes brings the side of ``seat``: its points and
-    2 for the lead that goes with it, or minus its points if the other side takes it."""
-    return points + 2 if team[taker] == team[seat] else -points
+    """What a trick of ``points`` that ``taker`` takes brings the side of ``seat``: its points
+    where what the taker takes serves that side (see ``team``), and 2 more for the lead where the
+    taker is of that side; else minus its points."""
+    n = team.shape[0] // 2
+    if team[n + taker] != team[seat]:
+        return -points
+    return points + 2 if team[taker] == team[seat] else points
 
 
 @_helper
@@ -312,12 +324,11 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
                 forecast = _forecast(down + values[c] + points, taker, seat, team)
                 later[ply, i] = 16 * (64 - forecast) + strength[c]
         else:
-            # The last card: first the cards that leave the trick to our side, the costliest first;
-            # then the cheapest of the others.
-            ours = team[holder] == team[seat]
+            # The last card: first the cards that leave the trick to a seat whose takings serve our
+            # side (see ``team``), the costliest first; then the cheapest of the others.
             for i in range(count):
                 c = moves[ply, i]
-                if ours or _beats(c, top, strength, suits):
+                if team[n + (seat if _beats(c, top, strength, suits) else holder)] == team[seat]:
                     later[ply, i] = 64 - values[c]
                 else:
                     later[ply, i] = 128 + values[c]
@@ -638,7 +649,7 @@ def _last_trick(hands: Any, gone: int, leader: int, n: int, team: Any, values: A
             taking = c
             taker = t
         t = t + 1 if t + 1 < n else 0
-    return points + last_bonus if team[taker] else 0
+    return points + last_bonus if team[n + taker] else 0
 
 
 @_helper
@@ -684,8 +695,8 @@ def _two_tricks(hands: Any, leader: int, n: int, team: Any, values: Any, strengt
                         gone |= 1 << d
                         if _beats(d, taking, strength, suits):
                             taking, taker = d, s3
-                    line = (points if team[taker] else 0) + _last_trick(hands, gone, taker, n, team, values, strength,
-                                                                         suits, last_bonus)
+                    line = (points if team[n + taker] else 0) + _last_trick(hands, gone, taker, n, team, values,
+                                                                             strength, suits, last_bonus)
                     if best3 < 0 or (line > best3 if team[s3] else line < best3):
                         best3 = line
                 if best2 < 0 or (best3 > best2 if team[s2] else best3 < best2):
@@ -714,6 +725,11 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
     The rows of the 2-D arrays are indexed in place, never taken as views: a view costs two
     reference-count calls."""
     n = hands.shape[0]
+    # What the leader surely takes bounds the value only where what each side takes is its
+    # gain: not where points are poison, and the leader's cashes would only cost it.
+    cashes_bound = True
+    for other in range(n):
+        cashes_bound = cashes_bound and team[n + other] == team[other]
     stamp = scalars[_STAMP]
     forced = scalars[_FORCED]
     nodes = scalars[_NODES]
@@ -750,7 +766,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                     _key(hands, live, leader, values, chains, position_keys, at)
                     slot, hit, lo, hi, table_best = _probe(position_keys, at, rest, live, chains, stamp, keys, bounds,
                                                            best_cards, stamps)
-                    if not hit:
+                    if not hit and cashes_bound:
                         sure = _sure(hands, leader, live, values, chains, suits, rest)
                         if sure < rest:
                             sure += _crossing(hands, leader, live, values, chains, suits, team, rest - sure)
@@ -855,7 +871,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 in_trick = 0
                 live ^= mask
                 rest -= gain
-                if team[leader]:
+                if team[n + leader]:
                     frames[ply, _F_ADJUST] = gain
                     alpha -= gain
                     beta -= gain
@@ -900,7 +916,7 @@ def _playout(hands: Any, played: Any, root: int, in_trick: int, leader: int, liv
                 leader -= n
             if hands[leader] == 0:
                 gain += last_bonus
-            if team[leader]:
+            if team[n + leader]:
                 gained += gain
             live ^= mask
             in_trick = 0
@@ -1005,13 +1021,13 @@ def _chain_table(chains: tuple[tuple[int, ...], ...]) -> Any:
 
 class Search:
     """One open-handed position searched by the kernel: every search of it shares one stamp
-    of the table (so what one search learns the next one uses) and one node count. ``chains``
-    are the suits, each from its weakest card up; ``trump`` and ``must_trump`` as in
-    :class:`~osteria.openplay.SuitPlay`."""
+    of the table (so what one search learns the next one uses) and one node count. ``team`` and
+    ``gains`` as in :class:`~osteria.openplay.OpenPlay`; ``chains`` are the suits, each from its
+    weakest card up; ``trump`` and ``must_trump`` as in :class:`~osteria.openplay.SuitPlay`."""
 
     def __init__(self, hands: Sequence[int], trick: Sequence[int], leader: int, team: Sequence[bool],
-                 values: Sequence[int], chains: Sequence[Sequence[int]], trump: int, must_trump: bool,
-                 last_bonus: int, rest: int, steps: Sequence[int]) -> None:
+                 gains: Sequence[bool], values: Sequence[int], chains: Sequence[Sequence[int]], trump: int,
+                 must_trump: bool, last_bonus: int, rest: int, steps: Sequence[int]) -> None:
         tables = _table()
         tables["stamp"] += 1
         if tables["stamp"] >= 1 << 31:  # the stamps wrap: forget every entry
@@ -1024,7 +1040,9 @@ class Search:
         self.in_trick = len(trick)
         self.leader = leader
         self.live = int(sum(hands)) | sum(1 << c for c in trick)
-        self.team = np.array(team, np.int64)
+        # Per seat whether it plays for the maximising side, then per seat whether what it takes
+        # counts to the gain (as ``OpenPlay.gains``): the kernel's functions read both from it.
+        self.team = np.array([*team, *gains], np.int64)
         if max(values) > _VALUE_MASK or min(values) < 0:
             raise ValueError(f"the kernel's table keys card values from 0 to {_VALUE_MASK}")
         self.values = np.zeros(64, np.int64)

@@ -24,7 +24,7 @@ from osteria.engine import (
     parse_cards,
 )
 from osteria.i18n import N_, Reason, Term
-from osteria.openplay import OpenPlay
+from osteria.openplay import OpenPlay, SuitPlay
 from osteria.rules.tressette import FOUR_OF_DENARI
 from osteria.rules.tressette_family import (
     FAMILY_CHAINS,
@@ -158,20 +158,26 @@ class TraversoneDeal(TrickDeal):
 
     # -- the open-handed play, for the solver --------------------------------------------------------
 
+    def play_value(self, seat: int) -> int:
+        return self.final_thirds()[seat]
+
     def open_play(self, seat: int) -> OpenPlay:
-        divide = self.zero_punti == "divide"
-
-        def terminal(taken: list[int], won: list[int], last: int) -> int:
-            return -self.scores(taken, won, last).delta[seat]  # points are poison: the seat maximises their opposite
-
-        def summary(taken: list[int], won: list[int]) -> object:
-            # Who holds the ace of bastoni matters to the score only when zero-point players share its points.
-            return tuple(taken), divide and next((s for s, w in enumerate(won) if w >> ACE_OF_BASTONI & 1), -1)
-
+        # The solver values the play for one seat by the thirds it ends the deal with, everyone
+        # else playing to load it with as many as they can (the paranoid reduction: max-n, the
+        # exact model of several selfish players, prunes almost nothing, while a side against a
+        # side is what alpha-beta, its table and the compiled kernel serve). The thirds are the
+        # seat's own card points, the last trick's point and the cards left over, so they add up
+        # trick by trick. The deal's score is not searched: rounding gives the remainder to the
+        # last trick's taker and cappotto and a zero score turn on every seat's points, so it is
+        # a function of every seat's thirds, and neither monotone in the seat's own nor additive.
+        last_trick = thirds_of(self.set_aside, self.card_thirds) + LAST_TRICK_THIRDS
+        live = sum(self.hands) | mask_of(self.trick)
+        mine = self.taken[seat] + thirds_of(live, self.card_thirds) + last_trick
+        others = [s != seat for s in range(self.seats)]
         return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader,
-                        team=[s == seat for s in range(self.seats)], values=self.card_thirds, chains=FAMILY_CHAINS,
-                        follow=playable, taker=trick_taker, finish=lambda v: -v, terminal=terminal, summary=summary,
-                        taken=self.taken, won=self.won)
+                        team=[s == seat for s in range(self.seats)], gains=others, values=self.card_thirds,
+                        chains=FAMILY_CHAINS, follow=playable, taker=trick_taker,
+                        finish=lambda theirs: mine - theirs, last_bonus=last_trick, suit_play=SuitPlay())
 
 
 def _check_target(value: JSON) -> str | None:
@@ -183,13 +189,15 @@ def _check_target(value: JSON) -> str | None:
 class Traversone(Game):
     name = "traversone"
     lower_wins = True
+    solver_unit = "thirds"  # the seat's own (see ``TraversoneDeal.open_play``), not its score
     deck = ITALIAN_40
     seat_counts = (3, 4, 5, 6)
     default_seats = 4
     # From how many cards left the solver values a sampled deal's every action well within a
     # 0.1 s decision (solver times measured by ``osteria bench``).
     # The solver takes every other player as the seat's enemy (the paranoid reduction), which
-    # real opponents are not: a solved action must beat the rule by a clear margin.
+    # real opponents are not, and counts the seat's thirds, not its score: a solved action must
+    # beat the rule by a clear margin.
     search_hints = SearchHints(solve_cards=16, solved_confidence=1.5)
     stock_roles = ("widow",)
     option_specs = (
