@@ -369,7 +369,8 @@ def test_cards_on_the_table_show_who_played_them_and_the_signal() -> None:
 
 
 # A game the table has no view for, and no words of its own.
-Unknown = type("Unknown", (), {"name": "sconosciuto", "glossary": lambda self: {}, "signals_in_play": lambda self: {}})
+Unknown = type("Unknown", (), {"name": "sconosciuto", "glossary": lambda self: {}, "signals_in_play": lambda self: {},
+                           "option_specs": ()})
 
 
 def test_a_game_without_a_view_is_drawn_generically() -> None:
