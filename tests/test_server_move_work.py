@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,7 @@ def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
     each seat."""
     async def play_moves() -> list[int]:
         store = Store.open(tmp_path)
-        table = Table.create(store, Scheduler(None, 1), Settings(stand_in_after=600.0),  # type: ignore[arg-type]
+        table = Table.create(store, Scheduler(ThreadPoolExecutor(1), 1), Settings(stand_in_after=600.0),
                              "tressette", 4, {}, [("human", None, None)] * 4, "medio")
         for s in table.seats:
             if s.token is None:
