@@ -369,7 +369,9 @@ class TressetteDeal(Deal):
             "thirds": list(self.thirds),
             "played": played,
             "accusi": [[s, self.seen_action(seat, s, ACCUSO_BASE + i)] for s, i in self.accusi],
-            "history": [[s, self.seen_action(seat, s, a)] for s, a in self.history],
+            # Only an accuso can show a seat less than it is: any other action as it is, at once.
+            "history": [[s, ACTION_STRINGS[a] if a < ACCUSO_BASE else self.seen_action(seat, s, a)]
+                        for s, a in self.history],
         }
         if self.last_trick is not None:
             leader, cards, winner = self.last_trick

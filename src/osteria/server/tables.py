@@ -33,6 +33,7 @@ from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow
 from osteria.views import TableView, card_of, view_for
 
 Message = dict[str, Any]
+Observations = dict[int, dict[str, JSON]]  # the seats' observations, by seat
 log = logging.getLogger("osteria.server")
 
 LANGUAGES = ("it", "en")  # the languages of the lines sent with every state, unless a client asks for one
@@ -88,8 +89,8 @@ def in_game_order(view: TableView, cards: JSON) -> JSON:
     found = [card_of(text) for text in cards]
     if None in found:
         return cards
-    return [text for _, text in sorted(((view.group_of(c), view.rank_key(c)), text)
-                                       for c, text in zip(found, cards, strict=True) if c is not None)]
+    keys = [(view.group_of(c), view.rank_key(c)) for c in found if c is not None]
+    return [text for _, text in sorted(zip(keys, cards, strict=True))]
 
 
 def view_lines(drawn: TableView, view: dict[str, JSON]) -> list[str]:
@@ -429,23 +430,32 @@ class Table:
                     for lang in LANGUAGES}})
             client.send(told[client.seat])
 
-    def view(self, seat: int | None, deal: int | None = None) -> dict[str, JSON]:
-        if seat is not None:
-            return self.match.observation(seat, deal)
-        return public_view([self.match.observation(s, deal) for s in range(self.game.seats)])
+    def view(self, seat: int | None, deal: int | None = None, seen: Observations | None = None) -> dict[str, JSON]:
+        """What ``seat`` sees (None: a watcher) of the current deal, or of deal ``deal``; ``seen``:
+        the seats' observations of the current deal made so far, which it adds to."""
+        if deal is not None or seen is None:
+            if seat is not None:
+                return self.match.observation(seat, deal)
+            return public_view([self.match.observation(s, deal) for s in range(self.game.seats)])
+        for s in range(self.game.seats) if seat is None else (seat,):
+            if s not in seen:
+                seen[s] = self.match.observation(s)
+        # A copy: the state message sets some of its keys, and other messages share the observation.
+        return dict(seen[seat]) if seat is not None else public_view([seen[s] for s in range(self.game.seats)])
 
-    def state_message(self, seat: int | None, table: Message | None = None,
-                      languages: tuple[str, ...] = LANGUAGES) -> Message:
+    def state_message(self, seat: int | None, table: Message | orjson.Fragment | None = None,
+                      languages: tuple[str, ...] = LANGUAGES, seen: Observations | None = None) -> Message:
         """What a client of ``seat`` is sent (``table``: the table's state, if already made), its
-        lines in ``languages``."""
-        view = self.view(seat)
+        lines in ``languages``; ``seen``: the seats' observations made so far (see ``view``)."""
+        view = self.view(seat, seen=seen)
         if not self.started:
             view["legal_actions"] = []  # nobody moves before play begins
         lines = self.lines(seat, view, languages)
         drawn = self.table_view(languages[0], seat)  # noted by lines(): it orders cards as the game does
-        view["hand"] = in_game_order(drawn, view.get("hand"))
-        if isinstance(view.get("hands"), list):
-            view["hands"] = [in_game_order(drawn, hand) for hand in view["hands"]]
+        hand = view.get("hand")
+        view["hand"] = in_game_order(drawn, hand)
+        if isinstance(view.get("hands"), list):  # the seat's own hand among them, sorted once
+            view["hands"] = [view["hand"] if cards == hand else in_game_order(drawn, cards) for cards in view["hands"]]
         legal = drawn.ordered(view["legal_actions"])
         # The seat that may declare the last round now (Calabresella's dealer) is told so.
         last_deal = None if seat is None or not self.started else self.match.last_deal_if_declared(seat)
@@ -462,13 +472,17 @@ class Table:
         shown = self.last["public"] or seat == self.last["seat"]
         return {"seat": self.last["seat"], "action": self.last["action"] if shown else None, "move": self.last["move"]}
 
-    def broadcast_state(self) -> None:
-        table = self.state()
+    def broadcast_state(self, seen: Observations | None = None) -> None:
+        """Send every client the state as its seat sees it; ``seen``: the seats' observations of
+        the current deal as they are now, where the caller has made some already."""
+        # Encoded once: the table's state is the same in every client's message.
+        table = orjson.Fragment(orjson.dumps(self.state(), option=orjson.OPT_NON_STR_KEYS))
+        seen = {} if seen is None else seen
         messages: dict[tuple[int | None, tuple[str, ...]], str] = {}
         for client in list(self.clients):
             told = (client.seat, client.languages)
             if told not in messages:
-                messages[told] = encode(self.state_message(client.seat, table, client.languages))
+                messages[told] = encode(self.state_message(client.seat, table, client.languages, seen))
             client.send(messages[told])
 
     def speak(self, client: Client, lang: str) -> None:
@@ -758,10 +772,13 @@ class Table:
             self._rebuild()  # the action was not stored: it never happened
             raise
         self.move += 1
-        public = all(self.match.observation(s, deal_index)["history"][-1:] == [[actor, canonical]]
-                     for s in range(self.game.seats) if s != actor)
+        # The current deal is this one, ended or not, until the next is dealt; its observations
+        # serve the state sent below, unless a new deal begins.
+        seen: Observations = {s: self.match.observation(s) for s in range(self.game.seats)}
+        public = all(seen[s]["history"][-1:] == [[actor, canonical]] for s in range(self.game.seats) if s != actor)
         self.last = {"seat": actor, "action": canonical, "public": public, "move": self.move}
         if deal.over:
+            seen = {}
             self.store_finished()  # when the deal ended the match
             self.announce_deal_end(deal_index)
             for message in self._ensure_deal():
@@ -769,7 +786,7 @@ class Table:
             if self.board is not None:
                 self.board.ended()
         self.resume()  # first, so that the state sent says when the next player's clock runs out
-        self.broadcast_state()
+        self.broadcast_state(seen)
 
     def store_finished(self) -> None:
         """A finished match that people played is stored, with the ratings it changes, once: the

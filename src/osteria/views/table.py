@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from osteria.cards import SUIT_SYMBOLS, SUITS, card_named, card_symbol, rank_of, suit_of
 from osteria.engine import Terms, side_of
-from osteria.i18n import DEFAULT_LANGUAGE, SUIT_KEYS, Reason, gloss, meaning, message
+from osteria.i18n import DEFAULT_LANGUAGE, SUIT_KEYS, Reason, gloss, meaning, template
 from osteria.rules.tressette_family import STRENGTH
 
 Observation = Mapping[str, Any]
@@ -103,9 +103,17 @@ class TableView:
         self.glossary = glossary
         self.signal_names = signal_names
         self.option_labels = option_labels or {}  # each rules option's name, in English for the catalogs
+        # Drawn once per view: a server draws every seat's lines again at each move, from the
+        # same sentences and the same actions of the deal so far.
+        self._templates: dict[str, str] = {}
+        self._entries: dict[tuple[int, str], tuple[str | None, str | None]] = {}
+        # The last history drawn, with its declarations and signals: the next one mostly goes on from it.
+        self._drawn: tuple[list[list[object]], list[str], list[str]] = ([], [], [])
 
     def say(self, key: str, **values: object) -> str:
-        return message(self.lang, key, **values)
+        if key not in self._templates:
+            self._templates[key] = template(self.lang, key)
+        return self._templates[key].format(**values)
 
     # -- words and cards ----------------------------------------------------------------------
 
@@ -237,15 +245,44 @@ class TableView:
         """Whether an action is listed with the declarations: by default any that plays no card."""
         return bool(action.split()) and card_of(action.split()[0]) is None
 
+    def entry(self, seat: int, action: str) -> tuple[str | None, str | None]:
+        """An action of the history as the lines list it: as a declaration, or as a signal (a
+        card played with a word after it), or neither (None, None)."""
+        if (seat, action) not in self._entries:
+            words = action.split()
+            declared = f"{self.name(seat)}: {self.action(action)}" if self.declared(action) else None
+            signal = (f"{self.name(seat)} {self.action(action)}"
+                      if len(words) > 1 and card_of(words[0]) is not None else None)
+            self._entries[seat, action] = declared, signal
+        return self._entries[seat, action]
+
+    def history_entries(self, obs: Observation) -> tuple[list[str], list[str]]:
+        """The declarations and the signals of the history (see ``entry``). Where the history goes
+        on from the last one drawn, only its new actions are drawn."""
+        history = obs.get("history")
+        if not isinstance(history, list):
+            return [], []
+        drawn, declared, signals = self._drawn
+        if history[:len(drawn)] != drawn:
+            drawn, declared, signals = [], [], []
+        new = history[len(drawn):]
+        if new:
+            drawn, declared, signals = [*drawn, *(list(item) for item in new)], list(declared), list(signals)
+            for seat, action in self.history({"history": new}):
+                entry = self.entry(seat, action)
+                declared += [entry[0]] if entry[0] is not None else []
+                signals += [entry[1]] if entry[1] is not None else []
+        self._drawn = drawn, declared, signals
+        return declared, signals
+
     def declarations(self, obs: Observation) -> list[str]:
         """Actions that play no card (bids, declarations, calls), in the order made."""
-        items = [f"{self.name(s)}: {self.action(a)}" for s, a in self.history(obs) if self.declared(a)]
+        items = self.history_entries(obs)[0]
         return [self.say(self.declarations_key, items=", ".join(items))] if items else []
 
     def signals(self, obs: Observation) -> list[str]:
         """Cards played with a word after them."""
-        items = [f"{self.name(s)} {self.action(a)}" for s, a in self.history(obs)
-                 if len(a.split()) > 1 and card_of(a.split()[0]) is not None]
+        items = self.history_entries(obs)[1]
         return [self.say("signals", items=", ".join(items))] if items else []
 
     def played(self, obs: Observation, pairs: Sequence[tuple[int, str]]) -> str:

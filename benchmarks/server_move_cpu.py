@@ -1,0 +1,101 @@
+"""The server's processor time per move, in-process: a table of four players, each with a page open.
+
+    python benchmarks/server_move_cpu.py --moves 2000 --runs 5
+
+plays whole matches at tables of ``--game`` whose four seats are people (each seat one client, as
+a page is, with the lines of one language), every move a random legal action sent as a page
+sends it, through :meth:`Table.play`: the engine's move, the store's write (SQLite in a fresh
+folder, as ``osteria serve`` keeps it), and the messages every client is sent. It reports the
+processor time per move (``time.process_time``) of each run and their median; no socket, no
+simulated player's work, so the figure is the server's own work per move, which
+``server_load.py`` measures from outside (with the sockets' work besides).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from osteria.server.scheduler import Scheduler
+from osteria.server.store import Store
+from osteria.server.tables import Client, Settings, Table
+
+
+def new_table(store: Store, game: str, spectators: int) -> tuple[Table, list[Client]]:
+    """A table of ``game`` whose every seat a person took, each with a page open, and
+    ``spectators`` watchers' pages."""
+    settings = Settings(stand_in_after=600.0, bot_delay=0.0)
+    scheduler = Scheduler(ThreadPoolExecutor(1), 1)  # no bot, no hint: it never starts a thread
+    table = Table.create(store, scheduler, settings, game, 4, {}, [("human", None, None)] * 4, "medio")
+    for s in table.seats:
+        if s.token is None:
+            table.join(table.row.invite, None, s.seat)
+    clients = [Client(s.seat, ("it",)) for s in table.seats] + [Client(None, ("it",)) for _ in range(spectators)]
+    for client in clients:
+        table.connect(client)
+    return table, clients
+
+
+def drain(clients: list[Client]) -> int:
+    """What the sockets would send, taken from the clients' queues: its size in characters."""
+    sent = 0
+    for client in clients:
+        sent += sum(len(m) if isinstance(m, str) else 0 for m in client._waiting)
+        client._waiting.clear()
+        client._ready.clear()
+    return sent
+
+
+async def one_run(store: Store, game: str, moves: int, spectators: int, rng: random.Random) -> tuple[float, int]:
+    """Processor seconds per move over ``moves`` moves, and the characters sent per move."""
+    table, clients = new_table(store, game, spectators)
+    drain(clients)
+    spent, sent = 0.0, 0
+    for _ in range(moves):
+        if table.over:
+            table, clients = new_table(store, game, spectators)
+            drain(clients)
+        seat = table.match.decider
+        assert seat is not None
+        action = rng.choice(table.match.observation(seat)["legal_actions"])
+        started = time.process_time()
+        table.play(seat, action, move=table.move)
+        sent += drain(clients)
+        spent += time.process_time() - started
+    return spent / moves, sent // moves
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--moves", type=int, default=2000, help="moves per run (2000)")
+    parser.add_argument("--runs", type=int, default=5, help="runs, of which the median is reported (5)")
+    parser.add_argument("--game", default="tressette", help="the game of every table (tressette)")
+    parser.add_argument("--spectators", type=int, default=0, help="watchers' pages at each table (0)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if not 1 <= args.moves <= 1_000_000 or not 1 <= args.runs <= 100 or not 0 <= args.spectators <= 100:
+        parser.error("--moves from 1 to 1000000, --runs from 1 to 100, --spectators from 0 to 100")
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as data:
+        store = Store.open(data)
+        try:
+            results = [asyncio.run(one_run(store, args.game, args.moves, args.spectators, rng))
+                       for _ in range(args.runs)]
+        finally:
+            store.close()
+    per_move = [seconds * 1000 for seconds, _ in results]
+    print(f"{args.game}, four players and {args.spectators} spectators a table, {args.moves} moves a run")
+    print("runs: " + ", ".join(f"{ms:.3f}" for ms in per_move) + " ms a move")
+    print(f"server processor time: {statistics.median(per_move):.3f} ms a move (median of {args.runs}), "
+          f"{results[0][1]} characters sent a move")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""The work a server does for a move, and that doing less of it changes nothing anybody is sent:
+each seat observed once per move, and a view's lines drawn from the actions new since the last
+state alike to those a fresh view draws."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import osteria
+from osteria.engine import Match
+from osteria.rules import GAMES
+from osteria.server.scheduler import Scheduler
+from osteria.server.store import Store
+from osteria.server.tables import WATCHER, Client, Settings, Table, public_view, view_lines
+from osteria.views import view_for
+
+from helpers import play_random_action
+
+
+def observations_of_a_match(game: str, seed: int, steps: int) -> list[tuple[int, dict[str, Any]]]:
+    """Every seat's observation (and a watcher's, as seat WATCHER) after each of ``steps`` random
+    actions of a match of ``game``, over as many deals as they reach."""
+    match = Match(osteria.game_rules(game), players=[f"p{s}" for s in range(osteria.game_rules(game).seats)])
+    rng = random.Random(seed)
+    seen = []
+    for _ in range(steps):
+        if match.finished:
+            break
+        play_random_action(match, rng)
+        observed = [match.observation(s) for s in range(match.game.seats)]
+        seen += [*enumerate(observed), (WATCHER, public_view(observed))]
+    return seen
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**32), order=st.randoms(use_true_random=False))
+def test_a_view_kept_from_state_to_state_draws_the_lines_a_fresh_one_does(game: str, seed: int,
+                                                                            order: random.Random) -> None:
+    """In the order of play (each seat's history going on from its last), and in any order (a
+    history that does not go on from the last one drawn: another deal, a state sent again)."""
+    seen = observations_of_a_match(game, seed, 120)
+    names = [f"p{s}" for s in range(osteria.game_rules(game).seats)]
+    rules = osteria.game_rules(game)
+    for shuffled in (False, True):
+        if shuffled:
+            order.shuffle(seen)
+        kept = {seat: view_for(rules, "en", names, seat) for seat in {seat for seat, _ in seen}}
+        for seat, view in seen:
+            fresh = view_for(rules, "en", names, seat)
+            fresh.note(view)
+            kept[seat].note(view)
+            assert view_lines(kept[seat], view) == view_lines(fresh, view), (seat, view["history"])
+
+
+def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four players, a watcher, and a second page of one player in the other language: the
+    public check of the move, every page's view and the watcher's come from one observation of
+    each seat."""
+    async def play_moves() -> list[int]:
+        store = Store.open(tmp_path)
+        table = Table.create(store, Scheduler(ThreadPoolExecutor(1), 1), Settings(stand_in_after=600.0),
+                             "tressette", 4, {}, [("human", None, None)] * 4, "medio")
+        for s in table.seats:
+            if s.token is None:
+                table.join(table.row.invite, None, s.seat)
+        clients = [Client(s.seat, ("it",)) for s in table.seats] + [Client(None, ("it",)), Client(0, ("en",))]
+        for client in clients:
+            table.connect(client)
+        observed = []
+        rng = random.Random(1)
+        calls: list[int] = []
+        observe = Match.observation
+
+        def counted(match: Match, seat: int, deal: int | None = None) -> dict[str, Any]:
+            calls.append(seat)
+            return observe(match, seat, deal)
+
+        for _ in range(12):  # within the first deal
+            seat = table.match.decider
+            assert seat is not None
+            action = rng.choice(table.match.observation(seat)["legal_actions"])
+            calls.clear()
+            monkeypatch.setattr(Match, "observation", counted)
+            table.play(seat, action, move=table.move)
+            monkeypatch.undo()
+            observed.append(len(calls))
+            for client in clients:  # and each was sent the state of this move
+                messages = await client.next_messages()
+                assert any(isinstance(m, str) and f'"move":{table.move},' in m for m in messages)
+        store.close()
+        return observed
+
+    assert asyncio.run(play_moves()) == [4] * 12
