@@ -107,7 +107,8 @@ def test_the_learner_is_asked_only_on_its_own_seat() -> None:
 
 def test_the_rule_based_policy_beats_random_play() -> None:
     """Side 0 (seats 0 and 2) rule-based, side 1 random (seat 1 the caller's random cards):
-    over a few hundred deals the rule-based side takes clearly more than half the points."""
+    over a few hundred deals the rule-based side takes clearly more than half the points (62% over
+    many deals; random against random takes half, give or take 1% here)."""
     n = 128
     batch = BatchedTressette(n, outside=(1,), opponents=["rule", None, "rule", "random"], seed=9)
     choose = np.random.default_rng(9)
@@ -119,7 +120,7 @@ def test_the_rule_based_policy_beats_random_play() -> None:
         ended = batch.terminated
         deals += int(ended.sum())
         points += batch.rewards[ended][:, :2].sum(axis=0)
-    assert points[0] / points.sum() > 0.6
+    assert points[0] / points.sum() > 0.58
 
 
 def test_a_seed_fixes_every_deal_and_rows_do_not_depend_on_each_other() -> None:
