@@ -17,6 +17,7 @@ from osteria.envs.batched import (
     DECK,
     OBS_HAND,
     OBS_PLAYED,
+    OBS_POINTS,
     OBS_TRICK,
     OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
@@ -153,8 +154,9 @@ def test_the_observation_shows_the_seat_its_own_hand_and_nothing_hidden() -> Non
     """The seat to move sees its hand, the trick and what was played; swapping cards between the
     other seats' hands changes none of its observation."""
     batch = BatchedTressette(8, outside=range(4), seed=11)
-    for _ in range(7):
+    for _ in range(27):
         batch.step(np.argmax(batch.legal_mask, axis=1))
+    assert batch.thirds.any()
     before = batch.observation.copy()
     for i in range(8):
         me = int(batch.to_move[i])
@@ -162,6 +164,8 @@ def test_the_observation_shows_the_seat_its_own_hand_and_nothing_hidden() -> Non
         assert list(np.flatnonzero(row[OBS_HAND:OBS_HAND + CARDS])) == [
             p for p in range(CARDS) if int(batch.hands[i, me]) >> p & 1]
         assert row[OBS_TRICK:OBS_PLAYED].sum() == sum(batch.trick[i] >= 0)
+        ours, theirs = batch.thirds[i, me % 2], batch.thirds[i, 1 - me % 2]
+        assert list(row[OBS_POINTS:OBS_POINTS + 2]) == pytest.approx([ours / 35, theirs / 35])
         a, b = [(me + k) % 4 for k in (1, 2)]
         ha, hb = int(batch.hands[i, a]), int(batch.hands[i, b])
         ca, cb = ha & -ha, hb & -hb  # one card of each, exchanged
@@ -187,6 +191,7 @@ def test_an_illegal_card_ends_its_deal_with_the_penalty_or_is_refused_when_stric
     batch.step(bad)
     assert list(batch.illegal) == [False, False, True, False]
     assert batch.terminated[2] and batch.rewards[2, 0] == -7.0
+    assert (batch.finished_history[2] == -1).all() and (batch.finished_history[[0, 1, 3]] == -1).all()
     assert [int(h).bit_count() for h in batch.hands[2]] in ([10, 10, 10, 10], [10, 9, 9, 9], [10, 10, 9, 9],
                                                             [10, 10, 10, 9])
 

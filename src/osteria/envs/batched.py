@@ -34,7 +34,7 @@ from osteria.bots.solver_kernel import _count, _lowest
 from osteria.cards import CARD_STRINGS, ITALIAN_40
 from osteria.engine import RulesError
 from osteria.rules.tressette import FOUR_OF_DENARI, TRICKS
-from osteria.rules.tressette_family import LAST_TRICK_THIRDS, STRENGTH, THIRDS
+from osteria.rules.tressette_family import DEAL_THIRDS, LAST_TRICK_THIRDS, STRENGTH, THIRDS
 
 SEATS = 4
 CARDS = 40
@@ -46,6 +46,7 @@ POINTS = np.array([THIRDS[c] for c in ITALIAN_40.cards], dtype=np.int64)
 SUIT_BITS = np.array([((1 << HAND) - 1) << (HAND * s) for s in range(4)], dtype=np.int64)
 FIRST_LEADER_CARD = ITALIAN_40.cards.index(FOUR_OF_DENARI)
 _LAST_TRICK = LAST_TRICK_THIRDS
+_DEAL_THIRDS = float(DEAL_THIRDS)
 _TRICKS = TRICKS
 
 # Who plays a seat: an outside caller through ``step``, or a policy inside the compiled loop.
@@ -69,7 +70,8 @@ OBSERVATION_LAYOUT = (
     ("trick", OBS_TRICK, (SEATS, CARDS), "the current trick: the card each seat has put on it"),
     ("played", OBS_PLAYED, (SEATS, CARDS), "the cards each seat has played in this deal, this trick's included"),
     ("trick_leader", OBS_LEADER, (SEATS,), "who led the current trick"),
-    ("side_points", OBS_POINTS, (2,), "thirds taken so far, the seat's side and the other, divided by 33"),
+    ("side_points", OBS_POINTS, (2,), "thirds taken so far, the seat's side and the other, divided by 35 "
+     "(a deal's thirds, the last trick's point included)"),
     ("tricks_played", OBS_TRICKS, (1,), "tricks played, divided by 10"),
 )
 
@@ -304,8 +306,8 @@ def _observe(state: Any, i: int, observation: Any, mask: Any) -> None:
             cards &= cards - 1
             row[OBS_PLAYED + CARDS * k + c] = 1.0
     row[OBS_LEADER + (state[i, LEADER] - me) % SEATS] = 1.0
-    row[OBS_POINTS] = state[i, THIRDS0 + me % 2] / 33.0
-    row[OBS_POINTS + 1] = state[i, THIRDS0 + 1 - me % 2] / 33.0
+    row[OBS_POINTS] = state[i, THIRDS0 + me % 2] / _DEAL_THIRDS
+    row[OBS_POINTS + 1] = state[i, THIRDS0 + 1 - me % 2] / _DEAL_THIRDS
     row[OBS_TRICKS] = state[i, TRICKS_DONE] / 10.0
 
 
@@ -417,7 +419,8 @@ class BatchedTressette:
     deck position c), ``trick`` (N, 4) (each seat's card on the trick, -1 for none), ``thirds`` (N, 2),
     ``rewards`` (N, 4) float32 (nonzero only in the step a deal ended), ``terminated`` and
     ``illegal`` (N,) bool, and the deals that ended in the last step: ``finished_hands`` (N, 4) as
-    dealt and ``finished_history`` (N, 40), their cards in playing order.
+    dealt and ``finished_history`` (N, 40), their cards in playing order (all -1 for a deal that
+    an illegal card ended).
     """
 
     def __init__(self, num_deals: int, *, outside: Sequence[int] = (0,),
