@@ -7,7 +7,19 @@ from collections.abc import Callable
 
 import pytest
 
-from osteria.bench import REFERENCES, Playout, fast_path, measure, openspiel, run, string_api
+from osteria.bench import (
+    BATCHED_CARDS,
+    BATCHED_DEALS,
+    REFERENCES,
+    Playout,
+    batched,
+    batched_speeds,
+    fast_path,
+    measure,
+    openspiel,
+    run,
+    string_api,
+)
 
 
 @pytest.mark.parametrize("game", REFERENCES)
@@ -67,3 +79,27 @@ def test_the_report_states_each_goal_against_hearts() -> None:
     assert len(goals) == 2
     assert any("traversone fast path" in line and "goal 2x" in line for line in goals)
     assert any("traversone string API" in line and "goal 1x" in line for line in goals)
+
+
+def test_the_batched_playouts_count_every_card_played() -> None:
+    pytest.importorskip("numba")
+    playouts = batched()
+    assert playouts is not None
+    loop, step = playouts
+    assert loop.one_deal() == BATCHED_DEALS * BATCHED_CARDS
+    # the learner's card in every deal, the others' up to its next turn (in a new deal, if its
+    # card or theirs ended one): four cards a step on average, at most seven
+    counts = [step.one_deal() for _ in range(40)]
+    assert all(BATCHED_DEALS <= n <= 7 * BATCHED_DEALS for n in counts)
+    assert 3.9 < sum(counts) / (40 * BATCHED_DEALS) < 4.1
+
+
+def test_the_batched_report_states_its_goal_against_hearts() -> None:
+    pytest.importorskip("numba")
+    pytest.importorskip("pyspiel")
+    lines: list[str] = []
+    speeds = batched_speeds(seconds=0.05, rounds=1, out=lines.append)
+    assert [s.name for s in speeds] == ["openspiel hearts", "tressette batched (compiled loop)",
+                                        "tressette batched (env step)"]
+    goals = [line for line in lines if "goal 20x" in line]
+    assert len(goals) == 2 and all(line.endswith(("met", "not met")) for line in goals)

@@ -27,6 +27,11 @@ from osteria.rules import GAMES
 REFERENCES = ("hearts", "skat")
 # What the fast path and the string API aim at, in decisions per second against hearts.
 GOALS = {"fast path": 2.0, "string API": 1.0}
+# What the batched compiled engine aims at, on one core, in decisions per second against hearts.
+BATCHED_GOAL = 20.0
+# Deals the batched engine steps at once in the bench, and cards of each it plays per call.
+BATCHED_DEALS = 1024
+BATCHED_CARDS = 40
 
 
 @dataclass
@@ -146,6 +151,55 @@ def openspiel(game: str, seed: int = 0) -> Playout | None:
         return n
 
     return Playout(f"openspiel {game}", one_deal)
+
+
+def batched(seed: int = 0) -> list[Playout] | None:
+    """The batched compiled engine (:mod:`osteria.envs.batched`) on Tressette, compiled before
+    the clock starts: its own loop, every seat random (``playout``), and the Gymnasium VectorEnv's
+    step, the learner's card chosen from the mask by numpy (the lowest legal one) and three random
+    seats in the compiled loop. Each call steps :data:`BATCHED_DEALS` deals and returns the cards
+    played (decisions, whoever made them). None without numba."""
+    try:
+        from osteria.envs.batched import BatchedTressette
+    except ImportError:
+        return None
+    engine = BatchedTressette(BATCHED_DEALS, opponents="random", seed=seed)
+    engine.playout(1)
+    envs = BatchedTressette(BATCHED_DEALS, opponents="random", seed=seed + 1)
+    mask = envs.legal_mask
+    envs.step(mask.argmax(axis=1))
+
+    def compiled_loop() -> int:
+        engine.playout(BATCHED_CARDS)
+        return BATCHED_DEALS * BATCHED_CARDS
+
+    def vector_step() -> int:
+        return envs.step(mask.argmax(axis=1))
+
+    return [Playout("tressette batched (compiled loop)", compiled_loop),
+            Playout("tressette batched (env step)", vector_step)]
+
+
+def batched_speeds(seconds: float = 2.0, rounds: int = 5, out: Callable[[str], None] = print) -> list[Speed]:
+    """The batched engine's decisions per CPU second on one core beside OpenSpiel's hearts, taking
+    turns in the same run, and the ratio against :data:`BATCHED_GOAL`."""
+    playouts = batched()
+    hearts = openspiel("hearts")
+    if playouts is None or hearts is None:
+        out("the batched engine needs numba (pip install 'osteria[fast]') and the reference OpenSpiel "
+            "(pip install 'osteria[bench]')")
+        return []
+    speeds = measure([hearts, *playouts], seconds, rounds)
+    reference = speeds[0].decisions_per_s
+    out(f"batched Tressette, {BATCHED_DEALS} deals at once, one core, CPU time, median of {rounds} alternating rounds")
+    out(f"{'playout':34} {'decisions/s':>12} {'vs hearts':>10}")
+    for s in speeds:
+        out(f"{s.name:34} {s.decisions_per_s:12.0f} {s.decisions_per_s / reference:9.1f}x")
+    for s in speeds[1:]:
+        ratio = s.decisions_per_s / reference
+        verdict = "met" if ratio >= BATCHED_GOAL else "not met"
+        out(f"  {s.name:32} {ratio:5.1f}x, goal {BATCHED_GOAL:g}x: {verdict}")
+    return speeds
 
 
 def sample_speed(game: str, seconds: float, seed: int = 0) -> float:
@@ -301,7 +355,8 @@ def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: boo
         playouts_only: bool = False, out: Callable[[str], None] = print) -> list[Speed]:
     """Measure and print a table: each osteria playout beside OpenSpiel's, as a ratio to hearts
     measured in the same run, and how far each game is from the :data:`GOALS`; then, unless
-    ``playouts_only``, hidden-hand sampling, the solver and the research environments."""
+    ``playouts_only``, the batched engine (Tressette), hidden-hand sampling, the solver and the
+    research environments."""
     games = list(games or GAMES)
     playouts: list[Playout] = []
     if reference:
@@ -331,6 +386,9 @@ def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: boo
                 out(f"  {game + ' ' + kind:32} {ratio:5.2f}x, goal {goal:g}x: {verdict}")
     if playouts_only:
         return speeds
+    if reference and "tressette" in games:
+        out("")
+        batched_speeds(seconds, rounds, out)
     out("")
     out(f"{'hidden-hand sampling, mid-deal':34} {'samples/s':>10}")
     for game in games:

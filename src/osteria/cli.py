@@ -149,6 +149,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--game", action="append", choices=list(GAMES), help="only this game (repeatable)")
     bench.add_argument("--no-reference", action="store_true", help="skip OpenSpiel's reference games")
     bench.add_argument("--solver", action="store_true", help="only the double-dummy solver's times")
+    bench.add_argument("--batched", action="store_true",
+                       help="only the batched compiled engine (Tressette) against OpenSpiel's hearts")
 
     arena = sub.add_parser("arena", help="measure bots by duplicate deals",
                            description="Duplicate deals with every seat rotation; rules options follow the game.")
@@ -560,12 +562,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _print_result(match.result())
             return 0
         if args.command == "bench":
-            from osteria.bench import run, solver_speeds
+            from osteria.bench import batched_speeds, run, solver_speeds
 
             if args.rounds < 1 or args.seconds <= 0:
                 raise UsageError("--rounds must be 1 or more and --seconds positive")
             if args.solver:
                 solver_speeds(args.game, args.seconds)
+            elif args.batched:
+                batched_speeds(args.seconds, args.rounds)
             else:
                 run(args.game, seconds=args.seconds, reference=not args.no_reference, rounds=args.rounds,
                     playouts_only=args.playouts_only)
