@@ -38,7 +38,7 @@ from typing import Any, cast
 import numpy as np
 import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
-from osteria.bots import make_bot
+from osteria.bots import Bot, make_bot
 from osteria.cards import CARD_STRINGS
 from osteria.engine import JSON, Deal, Game, RulesError, public_view
 from osteria.envs.actions import ACTION_SPACES, ActionSpace, action_space
@@ -528,16 +528,17 @@ def _json(view: JSON) -> str:
 
 
 class OsteriaBot(pyspiel.Bot):  # type: ignore[misc]
-    """An osteria bot by name (``pimc``, ``ismcts``, ``hybrid``, a level...) as an OpenSpiel bot
-    for one player: it is given that player's observation and legal actions, never the state.
-    Where an action takes several steps it chooses the whole action at its first step and
-    spells it on (among the actions still open, should it find one half chosen)."""
+    """An osteria bot, by name (``pimc``, ``ismcts``, ``hybrid``, a level...) or built with its
+    own settings (``PimcBot(seed, samples=50)``), as an OpenSpiel bot for one player: it is
+    given that player's observation and legal actions, never the state. Where an action takes
+    several steps it chooses the whole action at its first step and spells it on (among the
+    actions still open, should it find one half chosen)."""
 
-    def __init__(self, game: OsteriaGame, player: int, name: str, seed: int | str | None = None) -> None:
+    def __init__(self, game: OsteriaGame, player: int, bot: str | Bot, seed: int | str | None = None) -> None:
         pyspiel.Bot.__init__(self)
         self.setup = _SETUPS[game.setup_key]
         self.player = player
-        self.bot = make_bot(name, game=self.setup.rules.name, seed=seed)
+        self.bot = make_bot(bot, game=self.setup.rules.name, seed=seed) if isinstance(bot, str) else bot
         self.spelling: str | None = None  # the action it is spelling, step by step
 
     def step(self, state: OsteriaState) -> int:
