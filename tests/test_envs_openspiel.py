@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
+from osteria.bots import HEURISTICS, Bot
+from osteria.bots.hybrid import HybridBot
+from osteria.bots.ismcts import IsmctsBot
+from osteria.bots.pimc import PimcBot
 from osteria.envs.actions import DONE
 from osteria.envs.openspiel import OsteriaBot, register, short_name
 from osteria.envs.speed import chance_outcomes, play_random_deals
@@ -279,3 +284,42 @@ def test_the_choice_so_far_is_in_the_choosers_information_state_alone() -> None:
         assert len({tuple(t) for t in own}) == 5
         return
     pytest.fail("no scarto in 100 deals")
+
+
+@pytest.mark.parametrize(("game", "name"), [("traversone", "pimc"), ("calabresella", "pimc"), ("tressette", "ismcts"),
+                                            ("quattrigghiu", "ismcts"), ("sancagna", "hybrid"),
+                                            ("calabresella", "hybrid")])
+def test_osteria_bots_play_openspiels_evaluate_bots(game: str, name: str) -> None:
+    loaded = pyspiel.load_game(short_name(game))
+    seats = loaded.num_players()
+    for deal in range(2):
+        seat = deal % seats
+        bots = [OsteriaBot(loaded, p, name, seed=deal) if p == seat else pyspiel.make_uniform_random_bot(p, deal)
+                for p in range(seats)]
+        returns = evaluate_bots.evaluate_bots(loaded.new_initial_state(), bots, np.random.RandomState(deal))
+        assert len(returns) == seats and all(loaded.min_utility() <= r <= loaded.max_utility() for r in returns)
+
+
+SEARCHERS: dict[str, Callable[[str], Bot]] = {  # with a fixed budget, not a time limit: the same choice each time
+    "pimc": lambda game: PimcBot(7, samples=8),
+    "ismcts": lambda game: IsmctsBot(7, iterations=60),
+    "hybrid": lambda game: HybridBot(HEURISTICS[game](), 7, samples=8),
+}
+
+
+@pytest.mark.parametrize(("game", "name"), [("tressette", "pimc"), ("calabresella", "ismcts"), ("sancagna", "hybrid"),
+                                            ("quattrigghiu", "pimc"), ("traversone", "ismcts")])
+def test_osteria_bots_choose_alike_on_every_state_their_player_cannot_tell_apart(game: str, name: str) -> None:
+    # They do not peek: on a state with the hidden cards dealt anew, the same bot chooses the same.
+    loaded = pyspiel.load_game(short_name(game))
+    rng = random.Random(5)
+    compared = 0
+    for seed in range(4):
+        state = decision_state(game, seed)
+        player = state.current_player()
+        chosen = OsteriaBot(loaded, player, SEARCHERS[name](game)).step(state)
+        for _ in range(2):
+            sample = state.resample_from_infostate(player, rng.random)
+            assert OsteriaBot(loaded, player, SEARCHERS[name](game)).step(sample) == chosen
+            compared += 1
+    assert compared == 8

@@ -12,6 +12,7 @@ The fast path for search and simulation is the :class:`Deal` itself: actions are
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -707,6 +708,33 @@ class Match:
             index, seat = self._last_round
             record["last_round"] = {"deal": index, "seat": seat}
         return record
+
+
+def _same(values: Sequence[JSON]) -> bool:
+    first = json.dumps(values[0], sort_keys=True)
+    return all(json.dumps(v, sort_keys=True) == first for v in values[1:])
+
+
+def _common(values: Sequence[JSON]) -> JSON:
+    """What is alike in every value: equal values stay, objects and equally long lists are compared
+    key by key and item by item, anything else is None."""
+    if _same(values):
+        return values[0]
+    if all(isinstance(v, dict) for v in values):
+        keys = [k for k in values[0] if all(k in v for v in values[1:])]
+        return {k: _common([v[k] for v in values]) for k in keys}
+    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
+        return [_common(items) for items in zip(*values, strict=True)]
+    return None
+
+
+def public_view(observations: Sequence[dict[str, JSON]]) -> dict[str, JSON]:
+    """A watcher's view: only what every seat's observation shows alike, so it holds no card
+    that any seat cannot see."""
+    view: dict[str, JSON] = _common(observations)
+    view["seat"] = None
+    view["legal_actions"] = []
+    return view
 
 
 def parse_cards(words: Sequence[str], action: str) -> list[int]:

@@ -17,8 +17,11 @@ encoding's vector and the words the player has chosen so far of its action; the
 information-state tensor adds every action the seat has seen, in order (perfect recall). The
 strings are the seat's observation as JSON (its words chosen so far as ``choosing``): the
 information state with the whole history the seat saw, the observation without it.
-``resample_from_infostate``
-deals the hidden cards with the game's own exact sampler and replays the player's history on
+``make_py_observer`` serves every ``pyspiel.IIGObservationType`` (:class:`OsteriaObserver`):
+the public observation, one for every player and a spectator, and all players' observations,
+every hand. The parameter ``returns`` (``points`` by default, or ``margin``) makes the returns
+the deal's points or each seat's margin over the other side, a zero-sum game.
+``resample_from_infostate`` deals the hidden cards with the game's own exact sampler and replays the player's history on
 them, so OpenSpiel's ISMCTS (or MCTS on sampled states) can search without peeking;
 :class:`OsteriaBot` makes osteria's own bots OpenSpiel bots.
 """
@@ -35,9 +38,9 @@ from typing import Any, cast
 import numpy as np
 import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
-from osteria.bots import make_bot
+from osteria.bots import Bot, make_bot
 from osteria.cards import CARD_STRINGS
-from osteria.engine import JSON, Deal, Game, RulesError
+from osteria.engine import JSON, Deal, Game, RulesError, public_view
 from osteria.envs.actions import ACTION_SPACES, ActionSpace, action_space
 from osteria.envs.encoding import Encoding, Vector, encoding
 from osteria.rules import GAMES
@@ -62,8 +65,13 @@ def _scalar_options(cls: type[Game]) -> dict[str, JSON]:
             if isinstance(spec.default, (bool, int, float, str))}
 
 
-def _game_type(name: str, cls: type[Game]) -> Any:
-    zero_sum = cls.zero_sum
+# What a player's return is: the deal's points (its delta, sign-corrected), or its margin over
+# the other side, which sums to zero.
+RETURNS = ("points", "margin")
+
+
+def _game_type(name: str, cls: type[Game], returns: str = RETURNS[0]) -> Any:
+    zero_sum = cls.zero_sum or returns == "margin"
     return pyspiel.GameType(
         short_name=short_name(name),
         long_name=f"osteria {name}",
@@ -78,7 +86,8 @@ def _game_type(name: str, cls: type[Game]) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": cls.default_seats, "actions": ACTION_SPACES[0], **_scalar_options(cls)},
+        parameter_specification={"players": cls.default_seats, "actions": ACTION_SPACES[0], "returns": RETURNS[0],
+                                 **_scalar_options(cls)},
     )
 
 
@@ -86,8 +95,11 @@ class _Setup:
     """The rules and encoding of one loaded game: kept out of the states, which OpenSpiel
     deep-copies attribute by attribute on every clone."""
 
-    def __init__(self, rules: Game, actions: str) -> None:
+    def __init__(self, rules: Game, actions: str, returns: str) -> None:
+        if returns not in RETURNS:
+            raise RulesError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
         self.rules = rules
+        self.margin = returns == "margin" and not rules.zero_sum  # a zero-sum deal's points are its margins
         self.encoding: Encoding = encoding(rules.name, rules.seats, **rules.options)
         self.actions: ActionSpace = action_space(self.encoding, actions)
         self.sign = float(rules.sense)
@@ -114,14 +126,34 @@ class _Setup:
     def legal_words(self, deal: Deal) -> list[str]:
         return [self.word_of(deal, a) for a in deal.legal()]
 
+    def returns(self, deal: Deal) -> list[float]:
+        """Each seat's reward for the finished deal: its points, or its margin (its side's
+        points, a seat's mean, minus the other seats' mean: the side's minus the other side's
+        in a partnership, one's own minus the others' mean where each plays for himself)."""
+        points = [self.sign * d for d in deal.result().delta]
+        if not self.margin:
+            return points
+        seats = range(len(points))
+        margins = []
+        for seat in seats:
+            own = [points[s] for s in seats if deal.same_side(seat, s)]
+            others = [points[s] for s in seats if not deal.same_side(seat, s)]
+            margins.append(sum(own) / len(own) - (sum(others) / len(others) if others else 0.0))
+        return margins
+
+    def utility_range(self) -> tuple[float, float]:
+        """The lowest and highest reward of one seat in one deal."""
+        low, high = _utility_range(self.rules)
+        return (low - high, high - low) if self.margin else (low, high)
+
 
 _SETUPS: dict[str, _Setup] = {}
 
 
-def _setup_of(rules: Game, actions: str) -> str:
-    key = json.dumps([rules.name, rules.seats, rules.options, actions], sort_keys=True)
+def _setup_of(rules: Game, actions: str, returns: str) -> str:
+    key = json.dumps([rules.name, rules.seats, rules.options, actions, returns], sort_keys=True)
     if key not in _SETUPS:
-        _SETUPS[key] = _Setup(rules, actions)
+        _SETUPS[key] = _Setup(rules, actions, returns)
     return key
 
 
@@ -136,24 +168,26 @@ class OsteriaGame(pyspiel.Game):  # type: ignore[misc]
         cls = GAMES[name]
         seats = int(params.pop("players", cls.default_seats))
         actions = str(params.pop("actions", ACTION_SPACES[0]))
+        returns = str(params.pop("returns", RETURNS[0]))
         try:
             rules = cls(seats, **params)
-            self.setup_key = _setup_of(rules, actions)
+            self.setup_key = _setup_of(rules, actions, returns)
         except RulesError as exc:
             raise ValueError(str(exc)) from None
         setup = _SETUPS[self.setup_key]
-        low, high = _utility_range(rules)
+        low, high = setup.utility_range()
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.actions.size,
             max_chance_outcomes=max(len(rules.deck), seats),
             num_players=seats,
             min_utility=low,
             max_utility=high,
-            utility_sum=0.0 if rules.zero_sum else None,
+            utility_sum=0.0 if rules.zero_sum or setup.margin else None,
             max_game_length=1 + len(rules.deck) + rules.max_decisions() * setup.actions.longest,
         )
-        super().__init__(_game_type(name, cls), info, {"players": seats, "actions": actions, **{
-            k: v for k, v in rules.options.items() if k in _scalar_options(cls)}})
+        options = {k: v for k, v in rules.options.items() if k in _scalar_options(cls)}
+        super().__init__(_game_type(name, cls, returns), info,
+                         {"players": seats, "actions": actions, "returns": returns, **options})
 
     def new_initial_state(self) -> OsteriaState:
         return OsteriaState(self)
@@ -161,10 +195,7 @@ class OsteriaGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> OsteriaObserver:
         if params:
             raise ValueError(f"osteria observers take no parameters, not {params}")
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        if iig_obs_type is not None and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
-            raise ValueError("osteria observes a game from one seat: only single-player private information")
-        return OsteriaObserver(_SETUPS[self.setup_key], perfect_recall)
+        return OsteriaObserver(_SETUPS[self.setup_key], iig_obs_type)
 
 
 class OsteriaState(pyspiel.State):  # type: ignore[misc]
@@ -245,7 +276,7 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         if not self.is_terminal():
             return [0.0] * setup.rules.seats
         assert self.deal is not None
-        return [setup.sign * d for d in self.deal.result().delta]
+        return setup.returns(self.deal)
 
     def view(self, seat: int) -> dict[str, JSON]:
         """What ``seat`` sees, as ``Match.observation`` gives it in a match's first deal, and
@@ -341,56 +372,173 @@ def deal_outcomes(rules: Game, dealer: int, hands: Sequence[Sequence[int]],
     raise ValueError(f"{rules.name}: no drawing order lays out the stock {stock}")
 
 
-class OsteriaObserver:
-    """OpenSpiel's PyObserver: a seat's vector (with, for the information state, every action
-    the seat has seen, in order) and its observation as JSON."""
+Tensor = np.ndarray[Any, np.dtype[np.float32]]
 
-    def __init__(self, setup: _Setup, perfect_recall: bool) -> None:
+
+class OsteriaObserver:
+    """OpenSpiel's PyObserver, for every ``IIGObservationType``. A seat's vector is the
+    encoding's (and the words it has chosen so far of its action), with, under perfect recall,
+    every action the seat has seen, in order. What is public is what every seat's vector (or
+    view) shows alike; what is private to a seat is the rest of its own. So the observer gives,
+    for ``private_info``:
+
+    - ``SINGLE_PLAYER``: the player's vector, or only its private part without public info;
+    - ``ALL_PLAYERS``: every seat's vector one after the other (the player's first, then in
+      playing order; seats counted from the player), or only their private parts: every hand;
+    - ``NONE``: the public vector, its seats counted from seat 0 so that it is one for every
+      player (nothing without public info).
+
+    The strings are the views as JSON: the seat's (Match.observation's), the public one (a
+    watcher's: :func:`osteria.engine.public_view`), and for all players every seat's in seat
+    order; without public info, only the entries that the public view does not show alike."""
+
+    def __init__(self, setup: _Setup, iig_obs_type: Any) -> None:
         self.setup = setup
-        self.perfect_recall = perfect_recall
+        if iig_obs_type is None:  # OpenSpiel's default observation
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.public_info = bool(iig_obs_type.public_info)
+        self.private_info = iig_obs_type.private_info
         n, size = setup.rules.seats, setup.actions.observation_size
-        history = (setup.max_actions, n + len(setup.history_words)) if perfect_recall else (0, 0)
-        self.tensor: Vector = np.zeros(size + history[0] * history[1], np.float32)
-        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {"observation": self.tensor[:size]}
-        if perfect_recall:
-            self.dict["history"] = self.tensor[size:].reshape(history)
+        self.history_shape = (setup.max_actions, n + len(setup.history_words)) if self.perfect_recall else (0, 0)
+        self.seat_size = size + self.history_shape[0] * self.history_shape[1]
+        self.views = {pyspiel.PrivateInfoType.NONE: 1 if self.public_info else 0,
+                      pyspiel.PrivateInfoType.SINGLE_PLAYER: 1,
+                      pyspiel.PrivateInfoType.ALL_PLAYERS: n}[self.private_info]
+        self.tensor: Tensor = np.zeros(self.views * self.seat_size, np.float32)
+        self.dict: dict[str, Tensor] = {}
+        if self.views:
+            by_seat = self.tensor.reshape(self.views, self.seat_size)
+            shape = (n,) if self.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS else ()
+            self.dict["observation"] = by_seat[:, :size].reshape(*shape, size)
+            if self.perfect_recall:
+                self.dict["history"] = by_seat[:, size:].reshape(*shape, *self.history_shape)
 
     def set_from(self, state: OsteriaState, player: int) -> None:
-        self.tensor.fill(0)
-        view = state.view(player)
-        if state.deal is None:
+        if not self.views:
             return
-        self.dict["observation"][:] = self.setup.actions.observe(view, cast(list[str], view["choosing"]))
-        if self.perfect_recall:
-            self._fill_history(view["history"], player)
+        n, single = self.setup.rules.seats, self.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if single and self.public_info:
+            self.tensor[:] = self._vector(state.view(player), player)  # the usual case: no other seat read
+            return
+        frame = 0 if self.private_info == pyspiel.PrivateInfoType.NONE else player
+        views = [state.view(seat) for seat in range(n)]
+        shared = [self._vector(view, frame) for view in _shared_events(views)]
+        public = np.where((np.stack(shared) == shared[0]).all(axis=0), shared[0], 0)
+        if self.private_info == pyspiel.PrivateInfoType.NONE:
+            self.tensor[:] = public
+            return
+        seen = [self._vector(views[(player + k) % n], frame) for k in range(1 if single else n)]
+        if not self.public_info:
+            seen = [np.where(vector == public, 0, vector) for vector in seen]
+        self.tensor[:] = np.concatenate(seen)
 
-    def _fill_history(self, history: Sequence[Sequence[Any]], player: int) -> None:
-        """Row k: the k-th action the seat has seen, its actor's relative seat and its words."""
+    def _vector(self, view: dict[str, JSON], frame: int) -> Vector:
+        """A seat's vector, its seats counted from ``frame``."""
+        vector = np.zeros(self.seat_size, np.float32)
+        if view.get("dealing"):
+            return vector
+        size = self.setup.actions.observation_size
+        vector[:size] = self.setup.actions.observe({**view, "seat": frame}, cast(list[str], view["choosing"]))
+        if self.perfect_recall:
+            self._fill_history(vector[size:].reshape(self.history_shape),
+                               cast(list[list[Any]], view["history"]), frame)
+        return vector
+
+    def _fill_history(self, rows: Tensor, history: Sequence[Sequence[Any]], frame: int) -> None:
+        """Row k: the k-th action seen, its actor's seat counted from ``frame``, and its words."""
         n, index = self.setup.rules.seats, self.setup.history_words
-        rows = self.dict["history"]
         for k, (seat, text) in enumerate(history):
-            rows[k, (seat - player) % n] = 1
+            rows[k, (seat - frame) % n] = 1
             for word in text.split():
                 rows[k, n + index[word]] = 1
 
     def string_from(self, state: OsteriaState, player: int) -> str:
-        view = state.view(player)
+        if not self.views:
+            return ""
+        n = self.setup.rules.seats
+        if self.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER and self.public_info:
+            return _json(self._view(state, player))
+        views = [self._view(state, seat) for seat in range(n)]
+        public = public_view(_shared_events(views))
+        # Whether the player to move has begun spelling an action is its own: nobody else sees it.
+        public["choosing"] = []
+        if self.private_info == pyspiel.PrivateInfoType.NONE:
+            return _json(public)
+        if not self.public_info:
+            views = [{key: value for key, value in view.items() if public.get(key) != value} for view in views]
+        if self.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return _json(views[player])
+        return _json({"seat": player, "views": views})
+
+    def _view(self, state: OsteriaState, seat: int) -> dict[str, JSON]:
+        view = state.view(seat)
         if not self.perfect_recall:
             view.pop("history", None)
-        return json.dumps(view, sort_keys=True, separators=(",", ":"))
+        return view
+
+
+def _is_events(value: JSON) -> bool:
+    """Whether a value is a list of things done by seats, each ``[seat, what]`` (the history, the
+    accusi, Sancagna's cenni...)."""
+    return isinstance(value, list) and all(
+        isinstance(item, list) and len(item) == 2 and isinstance(item[0], int) for item in value)
+
+
+def _shared_events(views: Sequence[dict[str, JSON]]) -> list[dict[str, JSON]]:
+    """The views with each list of events cut to the events that every view shows, in order.
+    Compared item by item, two lists would be alike or not as hidden events fall (a side's
+    cenni, seen by its partner alone, shift the history of that side's seats only): their
+    common events are what every seat sees whatever was hidden."""
+    keys = [key for key in views[0] if all(_is_events(view.get(key)) for view in views)]
+    shared = [dict(view) for view in views]
+    for key in keys:
+        common = cast(list[JSON], views[0][key])
+        for view in views[1:]:
+            common = _common_subsequence(common, cast(list[JSON], view[key]))
+        for view in shared:
+            view[key] = common
+    return shared
+
+
+def _common_subsequence(a: list[JSON], b: list[JSON]) -> list[JSON]:
+    """The longest list of items that both lists hold in this order."""
+    if a == b:
+        return a
+    # lengths[i][j]: the longest common subsequence of a[i:] and b[j:].
+    lengths = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) - 1, -1, -1):
+        for j in range(len(b) - 1, -1, -1):
+            lengths[i][j] = (lengths[i + 1][j + 1] + 1 if a[i] == b[j]
+                             else max(lengths[i + 1][j], lengths[i][j + 1]))
+    common, i, j = [], 0, 0
+    while i < len(a) and j < len(b):
+        if a[i] == b[j]:
+            common.append(a[i])
+            i, j = i + 1, j + 1
+        elif lengths[i + 1][j] >= lengths[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return common
+
+
+def _json(view: JSON) -> str:
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
 class OsteriaBot(pyspiel.Bot):  # type: ignore[misc]
-    """An osteria bot by name (``pimc``, ``ismcts``, ``hybrid``, a level...) as an OpenSpiel bot
-    for one player: it is given that player's observation and legal actions, never the state.
-    Where an action takes several steps it chooses the whole action at its first step and
-    spells it on (among the actions still open, should it find one half chosen)."""
+    """An osteria bot, by name (``pimc``, ``ismcts``, ``hybrid``, a level...) or built with its
+    own settings (``PimcBot(seed, samples=50)``), as an OpenSpiel bot for one player: it is
+    given that player's observation and legal actions, never the state. Where an action takes
+    several steps it chooses the whole action at its first step and spells it on (among the
+    actions still open, should it find one half chosen)."""
 
-    def __init__(self, game: OsteriaGame, player: int, name: str, seed: int | str | None = None) -> None:
+    def __init__(self, game: OsteriaGame, player: int, bot: str | Bot, seed: int | str | None = None) -> None:
         pyspiel.Bot.__init__(self)
         self.setup = _SETUPS[game.setup_key]
         self.player = player
-        self.bot = make_bot(name, game=self.setup.rules.name, seed=seed)
+        self.bot = make_bot(bot, game=self.setup.rules.name, seed=seed) if isinstance(bot, str) else bot
         self.spelling: str | None = None  # the action it is spelling, step by step
 
     def step(self, state: OsteriaState) -> int:

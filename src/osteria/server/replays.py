@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from osteria.cards import CARD_STRINGS
-from osteria.engine import JSON, Match
+from osteria.engine import JSON, Match, public_view
 from osteria.records import replay
-from osteria.server.tables import WATCHER, in_game_order, public_view, view_lines
+from osteria.server.tables import WATCHER, in_game_order, view_lines
 from osteria.views import TableView, view_for
 
 Message = dict[str, Any]

@@ -11,7 +11,6 @@ Everything that touches a match runs on the event loop's thread, so no two chang
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -24,7 +23,7 @@ import orjson
 
 from osteria.bots import Bot, make_bot
 from osteria.bots.levels import LEVELS
-from osteria.engine import JSON, Game, IllegalAction, Match, RulesError
+from osteria.engine import JSON, Game, IllegalAction, Match, RulesError, public_view
 from osteria.records import replay
 from osteria.rules import GAMES
 from osteria.server import club, fair
@@ -107,33 +106,6 @@ class TableError(Exception):
     def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.code, self.message, self.status = code, message, status
-
-
-def _same(values: Sequence[JSON]) -> bool:
-    first = json.dumps(values[0], sort_keys=True)
-    return all(json.dumps(v, sort_keys=True) == first for v in values[1:])
-
-
-def _common(values: Sequence[JSON]) -> JSON:
-    """What is alike in every value: equal values stay, objects and equally long lists are compared
-    key by key and item by item, anything else is None."""
-    if _same(values):
-        return values[0]
-    if all(isinstance(v, dict) for v in values):
-        keys = [k for k in values[0] if all(k in v for v in values[1:])]
-        return {k: _common([v[k] for v in values]) for k in keys}
-    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
-        return [_common(items) for items in zip(*values, strict=True)]
-    return None
-
-
-def public_view(observations: Sequence[dict[str, JSON]]) -> dict[str, JSON]:
-    """A watcher's view: only what every seat's observation shows alike, so it holds no card
-    that any seat cannot see."""
-    view: dict[str, JSON] = _common(observations)
-    view["seat"] = None
-    view["legal_actions"] = []
-    return view
 
 
 @dataclass
