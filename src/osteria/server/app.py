@@ -39,7 +39,18 @@ from osteria.rules import GAMES
 from osteria.server import club, fair, replays
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import RatingRow, Store
-from osteria.server.tables import LANGUAGES, Client, Message, Settings, Table, TableError, Tables, encode, seat_link
+from osteria.server.tables import (
+    LANGUAGES,
+    Client,
+    Message,
+    Settings,
+    Table,
+    TableError,
+    Tables,
+    encode,
+    log,
+    seat_link,
+)
 from osteria.server.tournament import MOST_BOARDS, MOST_TABLES, Tournament, Tournaments
 
 STATIC = Path(__file__).parent / "static"
@@ -376,9 +387,12 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         state["tournaments"] = Tournaments(tables)  # before play resumes: their tables keep their boards secret
         tables.resume_all()
         state["tournaments"].resume_all()
+        claiming = asyncio.create_task(_claim_free(tables)) if store.shared else None
         try:
             yield
         finally:
+            if claiming is not None:
+                claiming.cancel()
             for table in tables.tables.values():
                 for client in list(table.clients):
                     client.close()
@@ -822,7 +836,9 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             table = tables().get(table_id)
             seat = table.seat_of_token(token)
         except TableError as exc:
-            await websocket.close(code=4404 if exc.status == 404 else 4403, reason=exc.message)
+            # 1013 "try again later": another process serves the table (the page comes back).
+            code = {404: 4404, 503: 1013}.get(exc.status, 4403)
+            await websocket.close(code=code, reason=exc.message[:120])
             return
         address = websocket.client.host if websocket.client else "?"
         if sockets[address] >= settings.sockets_per_address:
@@ -862,6 +878,16 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                 await asyncio.wait_for(writer, timeout=5)
 
     return app
+
+
+async def _claim_free(tables: Tables) -> None:
+    """Serve, from now on, the tables of the shared database whose process stopped."""
+    while True:
+        await asyncio.sleep(tables.settings.claim_every)
+        try:
+            tables.claim_free()
+        except Exception:
+            log.exception("the tables that no process serves could not be claimed")
 
 
 def _verify_body(body: bytes) -> list[fair.DealCheck]:

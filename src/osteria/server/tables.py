@@ -216,6 +216,9 @@ class Settings:
     sockets_per_table: int = 200  # live sockets at one table, players and spectators
     chat_per_minute: float = 30.0  # chat lines one address may send to one table, after a burst of 5
     sign_ins_per_minute: float = 6.0  # sign-ups and sign-ins one address may try, after a burst of 10
+    # Seconds between two looks, on a database that several processes share, for the tables that
+    # no process serves any more (the one that did stopped), to serve them here.
+    claim_every: float = 5.0
 
 
 class Table:
@@ -818,7 +821,8 @@ class Table:
 
     def _rebuild(self) -> None:
         """Back to what the database holds (after a write failed)."""
-        stored = next(r for r in self.store.load_all() if r.id == self.id)
+        stored = self.store.load_one(self.id)
+        assert stored is not None, f"table {self.id} is not in the database"
         fresh = Table(stored, self.store, self.scheduler, self.settings)
         self.match, self.seeds, self.move = fresh.match, fresh.seeds, fresh.move
 
@@ -897,26 +901,63 @@ class Table:
 
 
 class Tables:
-    """Every table of the server, loaded from the store at start."""
+    """The tables this process serves: every stored one, loaded at start; with a database that
+    other processes share (PostgreSQL), those it claimed: at start, on being asked for one that
+    no process serves, and every ``Settings.claim_every`` seconds (see app.py)."""
 
     def __init__(self, store: Store, scheduler: Scheduler, settings: Settings) -> None:
         self.store, self.scheduler, self.settings = store, scheduler, settings
         self.tables: dict[str, Table] = {}
+        self._unbuilt: set[str] = set()  # tables claimed here that the rules cannot rebuild
+        claimed = set(store.claim_free(()))
         for row in store.load_all():
-            try:
-                self.tables[row.id] = Table(row, store, scheduler, settings)
-            except (RulesError, IllegalAction, AssertionError, KeyError):
-                # A table the rules cannot rebuild (its stored actions edited by hand, a game's rules
-                # changed) must not keep every other table from opening.
-                log.exception("table %s cannot be rebuilt from the database; it stays closed", row.id)
-                continue
-            self.tables[row.id].store_finished()  # in case the server stopped before it could
+            if row.id in claimed:
+                self._open(row)
+
+    def _open(self, row: TableRow) -> Table | None:
+        """The table of a row claimed by this process, rebuilt from its stored actions; None
+        (logged) for one the rules cannot rebuild."""
+        try:
+            table = Table(row, self.store, self.scheduler, self.settings)
+        except (RulesError, IllegalAction, AssertionError, KeyError):
+            # A table the rules cannot rebuild (its stored actions edited by hand, a game's rules
+            # changed) must not keep every other table from opening.
+            log.exception("table %s cannot be rebuilt from the database; it stays closed", row.id)
+            self._unbuilt.add(row.id)
+            return None
+        self.tables[row.id] = table
+        table.store_finished()  # in case the process that served it stopped before it could
+        return table
 
     def resume_all(self) -> None:
         for table in self.tables.values():
             table.resume()
 
+    def take_over(self, table_ids: Sequence[str]) -> list[Table]:
+        """The tables of ``table_ids``, just claimed by this process (their process stopped),
+        rebuilt from what is stored now and resumed."""
+        opened = []
+        for table_id in table_ids:
+            row = self.store.load_one(table_id)
+            table = None if row is None else self._open(row)
+            if table is not None:
+                table.resume()
+                opened.append(table)
+        return opened
+
+    def claim_free(self) -> list[Table]:
+        """The stored tables that no process serves any more, served by this one from now on."""
+        return self.take_over(self.store.claim_free({*self.tables, *self._unbuilt}))
+
     def get(self, table_id: str) -> Table:
+        """The table; one of a shared database that no process serves now is claimed first.
+        TableError: none is stored (404), or another process serves it (503)."""
+        if table_id not in self.tables and table_id not in self._unbuilt and self.store.shared \
+                and self.store.load_one(table_id) is not None:
+            if not self.store.claim(table_id):
+                raise TableError("elsewhere", f"table {table_id!r} is served by another process of this server: "
+                                 "try again (see docs/online.md, several processes)", 503)
+            self.take_over([table_id])
         if table_id not in self.tables:
             raise TableError("not_found", f"no table {table_id!r}", 404)
         return self.tables[table_id]
