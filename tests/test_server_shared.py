@@ -19,7 +19,7 @@ import pytest
 import websockets
 
 from osteria.server.fair import verify_record
-from server_helpers import TIMEOUT, connect, receive, ws_url
+from server_helpers import TIMEOUT, connect, receive, until, ws_url
 from test_server_postgres import postgres_schema
 from test_server_restart import free_port, server_process
 
@@ -29,11 +29,13 @@ def postgres() -> Iterator[str]:
     with postgres_schema() as url:
         yield url
 
-async def play_turns(url: str, rng: random.Random, seen: list[dict[str, Any]], turns: int | None) -> dict[str, Any]:
+async def play_turns(url: str, rng: random.Random, seen: list[dict[str, Any]], turns: int | None,
+                     watch: bool = False) -> dict[str, Any]:
     """Play random legal actions for the seat of ``url``: ``turns`` of them (then the one after is
     sent and the socket left at once), or, for None, to the end of the first deal; the last state.
     Every state goes into ``seen``. A socket refused because another process serves
-    the table (1013) is opened again, until the table is served here."""
+    the table (1013) is opened again, until the table is served here. ``watch``: the first state
+    is returned (a spectator's)."""
     deadline = time.monotonic() + TIMEOUT
     while True:
         try:
@@ -46,6 +48,8 @@ async def play_turns(url: str, rng: random.Random, seen: list[dict[str, Any]], t
                         continue
                     seen.append(message)
                     table = message["table"]
+                    if watch:
+                        return message
                     if turns is None and len(table["result"]["deals"]) >= 1:
                         return message
                     if message["legal"] and table["move"] != acted:
@@ -82,18 +86,53 @@ def test_a_table_plays_on_through_another_process_when_its_own_is_killed(postgre
         moved = len(seen)
         final = asyncio.run(play_turns(ws_url(b, table_id, created["token"]), rng, seen, turns=None))
         assert seen[moved]["table"]["move"] >= before  # nothing announced before the kill was lost
-        record = httpx.get(f"{b}/api/tables/{table_id}/record").json()
-        assert all(check.ok for check in verify_record(record))  # every action legal, in turn, once
-        actions = record["deals"][0]["actions"]
-        assert len(actions) == 40  # a deal of Tressette: ten tricks of four cards
-        # Every action any state told of, from either process, is the stored one at its place.
-        told = [state["last"] for state in seen if state["last"] is not None]
-        assert len(told) > 20
-        for last in told:
-            if last["move"] <= len(actions):
-                assert actions[last["move"] - 1] == [last["seat"], last["action"]]
-        assert final["table"]["move"] >= len(actions)
-        assert final["table"]["deals"][0]["seed_hash"] == record["deals"][0]["seed_hash"]
+        assert_played_once(b, table_id, seen, final)
+
+
+def assert_played_once(base: str, table_id: str, seen: list[dict[str, Any]], final: dict[str, Any]) -> None:
+    """The first deal of the Tressette table is over and stored, every action legal and in turn,
+    once; every action that any state in ``seen`` told of is the one stored at its place."""
+    record = httpx.get(f"{base}/api/tables/{table_id}/record").json()
+    assert record["deals"]  # a record holds the finished deals only
+    assert all(check.ok for check in verify_record(record))  # replayed: every action legal and in turn
+    actions = record["deals"][0]["actions"]
+    told = [state["last"] for state in seen if state["last"] is not None]
+    assert len(told) > 20
+    for last in told:
+        if last["move"] <= len(actions):
+            assert actions[last["move"] - 1] == [last["seat"], last["action"]]
+    assert final["table"]["move"] >= len(actions)
+    assert final["table"]["deals"][0]["seed_hash"] == record["deals"][0]["seed_hash"]
+
+
+def test_a_table_moves_to_the_process_asked_for_it_while_its_own_lives(postgres: str, tmp_path: Path) -> None:
+    """Where a proxy sends a table's players to another process (the one that served it came back
+    after a stop, say), that process asks for the table: the one serving it lets it go, closing its
+    sockets with 1012 so that their pages come back, and play goes on there."""
+    port_a, port_b = free_port(), free_port()
+    a, b = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
+    rng = random.Random(8)
+    seen: list[dict[str, Any]] = []
+    with server_process(tmp_path / "a", port_a, "--database", postgres), \
+            server_process(tmp_path / "b", port_b, "--database", postgres):
+        created = httpx.post(a + "/api/tables", json={"game": "tressette"}).json()
+        table_id, token = created["table_id"], created["token"]
+        asyncio.run(play_turns(ws_url(a, table_id, token), rng, seen, turns=3))
+
+        async def move_while_connected() -> int | None:
+            async with connect(ws_url(a, table_id, token)) as player:
+                await until(player, "state")
+                await play_turns(ws_url(b, table_id), rng, seen, turns=None, watch=True)
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    while True:
+                        await receive(player)
+                return None if closed.value.rcvd is None else closed.value.rcvd.code
+
+        assert asyncio.run(move_while_connected()) == 1012
+        assert httpx.get(f"{b}/api/tables/{table_id}").status_code == 200
+        assert httpx.get(f"{a}/api/tables/{table_id}").status_code == 503
+        final = asyncio.run(play_turns(ws_url(b, table_id, token), rng, seen, turns=None))
+        assert_played_once(b, table_id, seen, final)
 
 
 def test_the_tables_of_a_killed_process_are_claimed_by_another_unasked(postgres: str, tmp_path: Path) -> None:

@@ -387,12 +387,13 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         state["tournaments"] = Tournaments(tables)  # before play resumes: their tables keep their boards secret
         tables.resume_all()
         state["tournaments"].resume_all()
-        claiming = asyncio.create_task(_claim_free(tables)) if store.shared else None
+        shared = [asyncio.create_task(_claim_free(tables)), asyncio.create_task(_release_asked(tables))] \
+            if store.shared else []
         try:
             yield
         finally:
-            if claiming is not None:
-                claiming.cancel()
+            for task in shared:
+                task.cancel()
             for table in tables.tables.values():
                 for client in list(table.clients):
                     client.close()
@@ -890,6 +891,17 @@ async def _claim_free(tables: Tables) -> None:
             log.exception("the tables that no process serves could not be claimed")
 
 
+async def _release_asked(tables: Tables) -> None:
+    """Let go each table another process of the shared database asks for."""
+    while True:
+        try:
+            async for table_id in tables.store.releases_asked():
+                tables.release(table_id)
+        except Exception:
+            log.exception("the requests to let tables go could not be heard")
+        await asyncio.sleep(tables.settings.claim_every)
+
+
 def _verify_body(body: bytes) -> list[fair.DealCheck]:
     """The checks of the record a request's body holds; HTTPException 400 saying what is wrong."""
     try:
@@ -921,8 +933,8 @@ async def _read(websocket: WebSocket, tables: Tables, table: Table, client: Clie
     background: set[asyncio.Task[None]] = set()
     while not client.closed:
         received = await websocket.receive()
-        if received["type"] == "websocket.disconnect":
-            return
+        if received["type"] == "websocket.disconnect" or client.closed:
+            return  # closed meanwhile (its table served elsewhere now, a flood): nothing more is done
         text = received.get("text")
         if not messages.take():
             if not forgiven.take():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,6 +85,8 @@ CHAT_KEPT = 50  # chat lines a table sends to a newcomer
 # The first key of every table's advisory lock in PostgreSQL ("oste"), the second the hash of its
 # id: so that other programs' advisory locks in the same database are not taken for tables.
 CLAIM_SPACE = 0x6F737465
+# The PostgreSQL channel on which a process asks the one that serves a table to let it go.
+RELEASE_CHANNEL = "osteria_release"
 
 
 @dataclass
@@ -209,13 +211,14 @@ class Store:
     With PostgreSQL several processes may share the database: each table is served by one of
     them at a time, the one that holds the table's advisory lock (see ``claim``)."""
 
-    def __init__(self, connection: Any, placeholder: str, claims: Any = None) -> None:
+    def __init__(self, connection: Any, placeholder: str, claims: Any = None, database: str | None = None) -> None:
         self._conn = connection
         self._placeholder = placeholder
         self._lock = threading.Lock()
         # PostgreSQL's: the connection that holds this process's tables' advisory locks, in
         # autocommit, so that no transaction of the other one ever waits on it or ends them.
         self._claims = claims
+        self._database = database  # PostgreSQL's URL, for the connection that listens
         with self._transaction() as cur:
             for statement in SCHEMA:
                 cur.execute(statement)
@@ -229,7 +232,7 @@ class Store:
 
             try:
                 return cls(psycopg.connect(database, connect_timeout=10), "%s",
-                           psycopg.connect(database, connect_timeout=10, autocommit=True))
+                           psycopg.connect(database, connect_timeout=10, autocommit=True), database)
             except psycopg.Error as exc:
                 raise StoreError(f"cannot open the database: {' '.join(str(exc).split())}") from None
         folder = Path(data)
@@ -434,6 +437,31 @@ class Store:
         """The table ``table_id`` as ``load_all`` reads it; None when there is none."""
         found = self._load(table_id)
         return found[0] if found else None
+
+    def release(self, table_id: str) -> None:
+        """This process serves the table no more: another may claim it."""
+        if self._claims is not None:
+            with self._lock:
+                self._claims.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", (CLAIM_SPACE, table_id))
+
+    def ask_release(self, table_id: str) -> None:
+        """Ask the process that serves the table to let it go (see ``releases_asked``)."""
+        if self._claims is not None:
+            with self._lock:
+                self._claims.execute("SELECT pg_notify(%s, %s)", (RELEASE_CHANNEL, table_id))
+
+    async def releases_asked(self) -> AsyncIterator[str]:
+        """The tables that other processes ask to be let go, as they ask (PostgreSQL's LISTEN, on
+        a connection of its own); nothing with SQLite. Ends when that connection is lost."""
+        if self._database is None:
+            return
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(self._database, connect_timeout=10,
+                                                         autocommit=True) as conn:
+            await conn.execute(f"LISTEN {RELEASE_CHANNEL}")
+            async for notice in conn.notifies():
+                yield notice.payload
 
     def claim_free(self, held: Collection[str]) -> list[str]:
         """The stored tables, but those in ``held``, that this process may serve from now on (see

@@ -675,6 +675,18 @@ class Table:
             self._timer = asyncio.get_running_loop().call_later(
                 self.settings.stand_in_after, self._stand_in, seat, self.move)
 
+    def close(self, code: int) -> None:
+        """This process serves the table no more: nothing moves here any more (its bot and its
+        stand-in's clock are stopped) and its clients are closed with ``code``."""
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            self._bot_task = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for client in list(self.clients):
+            client.close(code)
+
     def _ensure_deal(self) -> list[Message]:
         """Begin the next deal from a fresh secret seed, stored before anyone sees a card; the
         messages that announce it (none when no deal was due)."""
@@ -945,6 +957,15 @@ class Tables:
                 opened.append(table)
         return opened
 
+    def release(self, table_id: str) -> None:
+        """Another process asked for the table (where a proxy sends its players now): its clients
+        here are closed with 1012 ("service restart", so that their pages come back, and are
+        sent there), its bots and clock stopped, and its claim let go."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.close(1012)
+            self.store.release(table_id)
+
     def claim_free(self) -> list[Table]:
         """The stored tables that no process serves any more, served by this one from now on."""
         return self.take_over(self.store.claim_free({*self.tables, *self._unbuilt}))
@@ -955,6 +976,7 @@ class Tables:
         if table_id not in self.tables and table_id not in self._unbuilt and self.store.shared \
                 and self.store.load_one(table_id) is not None:
             if not self.store.claim(table_id):
+                self.store.ask_release(table_id)  # the table comes here, for the next try
                 raise TableError("elsewhere", f"table {table_id!r} is served by another process of this server: "
                                  "try again (see docs/online.md, several processes)", 503)
             self.take_over([table_id])
