@@ -19,6 +19,7 @@ import pytest
 import websockets
 
 from osteria.server.fair import verify_record
+from osteria.server.store import SeatRow, Store, TableRow
 from server_helpers import TIMEOUT, connect, receive, until, ws_url
 from test_server_postgres import postgres_schema
 from test_server_restart import free_port, server_process
@@ -28,6 +29,30 @@ from test_server_restart import free_port, server_process
 def postgres() -> Iterator[str]:
     with postgres_schema() as url:
         yield url
+
+def test_a_table_is_claimed_by_one_process_at_a_time(postgres: str, tmp_path: Path) -> None:
+    first, second = Store.open(database=postgres), Store.open(database=postgres)
+    table_id = f"claim-{os.getpid()}"
+    first.create_table(TableRow(table_id, "sancagna", 2, {}, 0, "invite", "medio", False, 0.0,
+                                [SeatRow(0, "human", None, "Anna", "token", True),
+                                 SeatRow(1, "bot", "medio", "Peppino", None, True)]))
+    assert first.has_table(table_id) and second.has_table(table_id)
+    assert not second.claim(table_id) and table_id not in second.claim_free(())
+    # Its maker holds it already: a second look claims it no more (it would hold the lock twice).
+    assert table_id not in first.claim_free({table_id})
+    first.release(table_id)
+    assert table_id in second.claim_free(()) and not first.claim(table_id)
+    second.close()  # as when its process is killed: PostgreSQL lets its locks go, once it has seen it
+    deadline = time.monotonic() + TIMEOUT
+    while not first.claim(table_id):
+        assert time.monotonic() < deadline, "the lock of a closed connection was never let go"
+        time.sleep(0.05)
+    first.close()
+    # SQLite's one process serves every table.
+    lite = Store.open(tmp_path)
+    assert lite.claim("any") and not lite.shared and lite.claim_free(()) == []
+    lite.close()
+
 
 async def play_turns(url: str, rng: random.Random, seen: list[dict[str, Any]], turns: int | None,
                      watch: bool = False) -> dict[str, Any]:

@@ -477,6 +477,10 @@ class Store:
                 "ELSE pg_try_advisory_lock(%s, hashtext(id)) END", (list(held), CLAIM_SPACE)).fetchall()
         return [r[0] for r in found]
 
+    def has_table(self, table_id: str) -> bool:
+        with self._transaction() as cur:
+            return bool(cur.fetchall("SELECT 1 FROM tables WHERE id = ?", (table_id,)))
+
     def _load(self, only: str | None) -> list[TableRow]:
         """The tables (only the one called ``only``, when given) with all they hold."""
 

@@ -974,7 +974,7 @@ class Tables:
         """The table; one of a shared database that no process serves now is claimed first.
         TableError: none is stored (404), or another process serves it (503)."""
         if table_id not in self.tables and table_id not in self._unbuilt and self.store.shared \
-                and self.store.load_one(table_id) is not None:
+                and self.store.has_table(table_id):
             if not self.store.claim(table_id):
                 self.store.ask_release(table_id)  # the table comes here, for the next try
                 raise TableError("elsewhere", f"table {table_id!r} is served by another process of this server: "
