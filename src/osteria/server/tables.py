@@ -945,17 +945,14 @@ class Tables:
         for table in self.tables.values():
             table.resume()
 
-    def take_over(self, table_ids: Sequence[str]) -> list[Table]:
-        """The tables of ``table_ids``, just claimed by this process (their process stopped),
-        rebuilt from what is stored now and resumed."""
-        opened = []
+    def take_over(self, table_ids: Sequence[str]) -> None:
+        """The tables of ``table_ids``, just claimed by this process (the one that served them
+        stopped, or let them go), are rebuilt from what is stored now and resumed."""
         for table_id in table_ids:
             row = self.store.load_one(table_id)
             table = None if row is None else self._open(row)
             if table is not None:
                 table.resume()
-                opened.append(table)
-        return opened
 
     def release(self, table_id: str) -> None:
         """Another process asked for the table (where a proxy sends its players now): its clients
@@ -966,9 +963,9 @@ class Tables:
             table.close(1012)
             self.store.release(table_id)
 
-    def claim_free(self) -> list[Table]:
-        """The stored tables that no process serves any more, served by this one from now on."""
-        return self.take_over(self.store.claim_free({*self.tables, *self._unbuilt}))
+    def claim_free(self) -> None:
+        """The stored tables that no process serves any more are served by this one from now on."""
+        self.take_over(self.store.claim_free({*self.tables, *self._unbuilt}))
 
     def get(self, table_id: str) -> Table:
         """The table; one of a shared database that no process serves now is claimed first.
