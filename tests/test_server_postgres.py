@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,14 @@ def _private_server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[str]:
-    """A URL of a schema of its own in a PostgreSQL database, dropped afterwards."""
+    with postgres_schema() as url:
+        yield url
+
+
+@contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A URL of a schema of its own in a PostgreSQL database, dropped afterwards; the test is
+    skipped, saying why, where there is no PostgreSQL."""
     url = os.environ.get("OSTERIA_TEST_POSTGRES", DEFAULT_URL)
     servers = iter([url]) if _answers(url) else _private_server()
     server = next(servers)

@@ -31,11 +31,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def server_process(data: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``osteria serve`` in its own process, its bots a little slowed so that a table of bots is
-    still playing when it is killed (with SIGKILL, when the block ends)."""
+def server_process(data: Path, port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``osteria serve`` in its own process (with ``options`` too), its bots a little slowed so
+    that a table of bots is still playing when it is killed (with SIGKILL, when the block ends,
+    unless it is dead already)."""
     process = subprocess.Popen([sys.executable, "-m", "osteria.cli", "serve", "--port", str(port), "--data", str(data),
-                                "--bot-delay", "0.02"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                "--bot-delay", "0.02", *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + TIMEOUT
         while True:
@@ -48,7 +49,8 @@ def server_process(data: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
                 time.sleep(0.05)
         yield process
     finally:
-        os.kill(process.pid, signal.SIGKILL)
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
         process.wait()
 
 

@@ -39,7 +39,18 @@ from osteria.rules import GAMES
 from osteria.server import club, fair, replays
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import RatingRow, Store
-from osteria.server.tables import LANGUAGES, Client, Message, Settings, Table, TableError, Tables, encode, seat_link
+from osteria.server.tables import (
+    LANGUAGES,
+    Client,
+    Message,
+    Settings,
+    Table,
+    TableError,
+    Tables,
+    encode,
+    log,
+    seat_link,
+)
 from osteria.server.tournament import MOST_BOARDS, MOST_TABLES, Tournament, Tournaments
 
 STATIC = Path(__file__).parent / "static"
@@ -376,9 +387,13 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         state["tournaments"] = Tournaments(tables)  # before play resumes: their tables keep their boards secret
         tables.resume_all()
         state["tournaments"].resume_all()
+        shared = [asyncio.create_task(_claim_free(tables)), asyncio.create_task(_release_asked(tables))] \
+            if store.shared else []
         try:
             yield
         finally:
+            for task in shared:
+                task.cancel()
             for table in tables.tables.values():
                 for client in list(table.clients):
                     client.close()
@@ -822,7 +837,9 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             table = tables().get(table_id)
             seat = table.seat_of_token(token)
         except TableError as exc:
-            await websocket.close(code=4404 if exc.status == 404 else 4403, reason=exc.message)
+            # 1013 "try again later": another process serves the table (the page comes back).
+            code = {404: 4404, 503: 1013}.get(exc.status, 4403)
+            await websocket.close(code=code, reason=exc.message[:120])
             return
         address = websocket.client.host if websocket.client else "?"
         if sockets[address] >= settings.sockets_per_address:
@@ -864,6 +881,27 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     return app
 
 
+async def _claim_free(tables: Tables) -> None:
+    """Serve, from now on, the tables of the shared database whose process stopped."""
+    while True:
+        await asyncio.sleep(tables.settings.claim_every)
+        try:
+            tables.claim_free()
+        except Exception:
+            log.exception("the tables that no process serves could not be claimed")
+
+
+async def _release_asked(tables: Tables) -> None:
+    """Let go each table another process of the shared database asks for."""
+    while True:
+        try:
+            async for table_id in tables.store.releases_asked():
+                tables.release(table_id)
+        except Exception:
+            log.exception("the requests to let tables go could not be heard")
+        await asyncio.sleep(tables.settings.claim_every)
+
+
 def _verify_body(body: bytes) -> list[fair.DealCheck]:
     """The checks of the record a request's body holds; HTTPException 400 saying what is wrong."""
     try:
@@ -895,8 +933,8 @@ async def _read(websocket: WebSocket, tables: Tables, table: Table, client: Clie
     background: set[asyncio.Task[None]] = set()
     while not client.closed:
         received = await websocket.receive()
-        if received["type"] == "websocket.disconnect":
-            return
+        if received["type"] == "websocket.disconnect" or client.closed:
+            return  # closed meanwhile (its table served elsewhere now, a flood): nothing more is done
         text = received.get("text")
         if not messages.take():
             if not forgiven.take():

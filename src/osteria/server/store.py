@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,6 +82,11 @@ SCHEMA = (
 )
 
 CHAT_KEPT = 50  # chat lines a table sends to a newcomer
+# The first key of every table's advisory lock in PostgreSQL ("oste"), the second the hash of its
+# id: so that other programs' advisory locks in the same database are not taken for tables.
+CLAIM_SPACE = 0x6F737465
+# The PostgreSQL channel on which a process asks the one that serves a table to let it go.
+RELEASE_CHANNEL = "osteria_release"
 
 
 @dataclass
@@ -201,12 +206,19 @@ class StoreError(Exception):
 
 
 class Store:
-    """The database: one connection, used under a lock; every write is committed at once."""
+    """The database: one connection, used under a lock; every write is committed at once.
 
-    def __init__(self, connection: Any, placeholder: str) -> None:
+    With PostgreSQL several processes may share the database: each table is served by one of
+    them at a time, the one that holds the table's advisory lock (see ``claim``)."""
+
+    def __init__(self, connection: Any, placeholder: str, claims: Any = None, database: str | None = None) -> None:
         self._conn = connection
         self._placeholder = placeholder
         self._lock = threading.Lock()
+        # PostgreSQL's: the connection that holds this process's tables' advisory locks, in
+        # autocommit, so that no transaction of the other one ever waits on it or ends them.
+        self._claims = claims
+        self._database = database  # PostgreSQL's URL, for the connection that listens
         with self._transaction() as cur:
             for statement in SCHEMA:
                 cur.execute(statement)
@@ -219,7 +231,8 @@ class Store:
             import psycopg
 
             try:
-                return cls(psycopg.connect(database, connect_timeout=10), "%s")
+                return cls(psycopg.connect(database, connect_timeout=10), "%s",
+                           psycopg.connect(database, connect_timeout=10, autocommit=True), database)
             except psycopg.Error as exc:
                 raise StoreError(f"cannot open the database: {' '.join(str(exc).split())}") from None
         folder = Path(data)
@@ -234,9 +247,29 @@ class Store:
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the database in {folder}: {exc}") from None
 
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may serve tables of this database too (PostgreSQL)."""
+        return self._claims is not None
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            if self._claims is not None:
+                self._claims.close()  # and with it go this process's claims on its tables
+
+    def claim(self, table_id: str) -> bool:
+        """Whether this process may serve the table from now on. Always with SQLite, whose data
+        folder is one process's; with PostgreSQL, when it takes the table's advisory lock, which no
+        other process holds then: the lock is held for the process's session, and PostgreSQL lets
+        it go when that session's connection closes, even when the process is killed, so that
+        another process may claim the table and rebuild it from its stored actions."""
+        if self._claims is None:
+            return True
+        with self._lock:
+            found = self._claims.execute("SELECT pg_try_advisory_lock(%s, hashtext(%s))",
+                                         (CLAIM_SPACE, table_id)).fetchone()
+        return bool(found[0])
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
@@ -256,12 +289,18 @@ class Store:
     def create_table(self, row: TableRow, rematch_of: str | None = None) -> None:
         """A new table with its seats and holders; ``rematch_of``: the finished table it is the
         rematch of, whose seats' holders are given the tokens of the new seats."""
+        self._claim_new(row.id)
         with self._transaction() as cur:
             _insert_table(cur, row)
             if rematch_of is not None:
                 for p in row.players:
                     if p.token is not None:
                         cur.execute("INSERT INTO rematches VALUES (?, ?, ?, ?)", (rematch_of, p.seat, row.id, p.token))
+
+    def _claim_new(self, table_id: str) -> None:
+        """A new table is claimed before it is stored, so that no other process claims it first."""
+        if not self.claim(table_id):
+            raise StoreError(f"the new table {table_id!r} is claimed by another process already")
 
     def create_tournament(self, row: TournamentRow) -> None:
         with self._transaction() as cur:
@@ -286,6 +325,7 @@ class Store:
 
     def create_board_table(self, row: TableRow, tournament_id: str, board: int, table_no: int) -> None:
         """A table that plays a tournament's board, stored with the board and table it is."""
+        self._claim_new(row.id)
         with self._transaction() as cur:
             _insert_table(cur, row)
             cur.execute("INSERT INTO tournament_tables VALUES (?, ?, ?, ?)", (row.id, tournament_id, board, table_no))
@@ -391,43 +431,105 @@ class Store:
 
     def load_all(self) -> list[TableRow]:
         """Every table with its seats, deals, actions and last chat lines, oldest table first."""
+        return self._load(None)
+
+    def load_one(self, table_id: str) -> TableRow | None:
+        """The table ``table_id`` as ``load_all`` reads it; None when there is none."""
+        found = self._load(table_id)
+        return found[0] if found else None
+
+    def release(self, table_id: str) -> None:
+        """This process serves the table no more: another may claim it."""
+        if self._claims is not None:
+            with self._lock:
+                self._claims.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", (CLAIM_SPACE, table_id))
+
+    def ask_release(self, table_id: str) -> None:
+        """Ask the process that serves the table to let it go (see ``releases_asked``)."""
+        if self._claims is not None:
+            with self._lock:
+                self._claims.execute("SELECT pg_notify(%s, %s)", (RELEASE_CHANNEL, table_id))
+
+    async def releases_asked(self) -> AsyncIterator[str]:
+        """The tables that other processes ask to be let go, as they ask (PostgreSQL's LISTEN, on
+        a connection of its own); nothing with SQLite. Ends when that connection is lost."""
+        if self._database is None:
+            return
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(self._database, connect_timeout=10,
+                                                         autocommit=True) as conn:
+            await conn.execute(f"LISTEN {RELEASE_CHANNEL}")
+            async for notice in conn.notifies():
+                yield notice.payload
+
+    def claim_free(self, held: Collection[str]) -> list[str]:
+        """The stored tables, but those in ``held``, that this process may serve from now on (see
+        ``claim``), claimed together: with PostgreSQL, those no process serves now."""
+        if self._claims is None:
+            with self._transaction() as cur:
+                return [r[0] for r in cur.fetchall("SELECT id FROM tables") if r[0] not in held]
+        with self._lock:
+            # CASE, so that a table held already is never locked once more (its lock would be
+            # held twice, and a session's lock goes only when released as often as taken).
+            found = self._claims.execute(
+                "SELECT id FROM tables WHERE CASE WHEN id = ANY(%s) THEN false "
+                "ELSE pg_try_advisory_lock(%s, hashtext(id)) END", (list(held), CLAIM_SPACE)).fetchall()
+        return [r[0] for r in found]
+
+    def has_table(self, table_id: str) -> bool:
         with self._transaction() as cur:
+            return bool(cur.fetchall("SELECT 1 FROM tables WHERE id = ?", (table_id,)))
+
+    def _load(self, only: str | None) -> list[TableRow]:
+        """The tables (only the one called ``only``, when given) with all they hold."""
+
+        def of(column: str) -> tuple[str, tuple[str, ...]]:
+            return ("", ()) if only is None else (f" WHERE {column} = ?", (only,))
+
+        with self._transaction() as cur:
+            where, params = of("id")
             tables = {r[0]: TableRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], bool(r[7]), r[8])
                       for r in cur.fetchall("SELECT id, game, seats, options, first_dealer, invite, stand_in_level, "
-                                            "started, created FROM tables ORDER BY created, id")}
-            for r in cur.fetchall("SELECT table_id, seat, kind, level, name, token, taken FROM seats "
-                                  "ORDER BY table_id, seat"):
+                                            f"started, created FROM tables{where} ORDER BY created, id", params)}
+            where, params = of("table_id")
+            for r in cur.fetchall(f"SELECT table_id, seat, kind, level, name, token, taken FROM seats{where} "
+                                  "ORDER BY table_id, seat", params):
                 tables[r[0]].players.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6])))
             for table in tables.values():
                 _free_unheld_seats(table)
-            for r in cur.fetchall("SELECT table_id, deal_index, dealer, seed, seed_hash FROM deals "
-                                  "ORDER BY table_id, deal_index"):
+            for r in cur.fetchall(f"SELECT table_id, deal_index, dealer, seed, seed_hash FROM deals{where} "
+                                  "ORDER BY table_id, deal_index", params):
                 table = tables[r[0]]
                 assert r[1] == len(table.deals), f"table {r[0]}: deal {r[1]} stored without the ones before"
                 table.deals.append((r[2], r[3], r[4]))
                 table.actions.append([])
-            for r in cur.fetchall("SELECT table_id, deal_index, action_index, seat, action, by_bot FROM actions "
-                                  "ORDER BY table_id, deal_index, action_index"):
+            for r in cur.fetchall(f"SELECT table_id, deal_index, action_index, seat, action, by_bot FROM actions"
+                                  f"{where} ORDER BY table_id, deal_index, action_index", params):
                 played = tables[r[0]].actions[r[1]]
                 assert r[2] == len(played), f"table {r[0]}: action {r[1]}.{r[2]} stored without the ones before"
                 played.append((r[3], r[4], bool(r[5])))
-            for r in cur.fetchall("SELECT table_id, deal_index, seat FROM last_rounds"):
+            for r in cur.fetchall(f"SELECT table_id, deal_index, seat FROM last_rounds{where}", params):
                 tables[r[0]].last_round = (r[1], r[2])
-            for (table_id,) in cur.fetchall("SELECT table_id FROM listed"):
+            for (table_id,) in cur.fetchall(f"SELECT table_id FROM listed{where}", params):
                 tables[table_id].listed = True
-            for table_id, seat, account in cur.fetchall("SELECT table_id, seat, account FROM holders"):
+            for table_id, seat, account in cur.fetchall(f"SELECT table_id, seat, account FROM holders{where}",
+                                                        params):
                 tables[table_id].holders[seat] = account
             for table_id, seat, rematch_id, token in cur.fetchall(
-                    "SELECT table_id, seat, rematch_id, token FROM rematches"):
+                    f"SELECT table_id, seat, rematch_id, token FROM rematches{where}", params):
                 tables[table_id].rematch = rematch_id
                 tables[table_id].rematch_tokens[seat] = token
-            for table_id, seat in cur.fetchall("SELECT table_id, seat FROM rematch_asks"):
+            for table_id, seat in cur.fetchall(f"SELECT table_id, seat FROM rematch_asks{where}", params):
                 tables[table_id].rematch_asked.add(seat)
+            joined, params = of("t.table_id")
             for table_id, seed in cur.fetchall("SELECT t.table_id, b.seed FROM tournament_tables t "
                                                "JOIN tournament_boards b ON b.tournament_id = t.tournament_id "
-                                               "AND b.board = t.board"):
+                                               f"AND b.board = t.board{joined}", params):
                 tables[table_id].board_seed = seed
-            for r in cur.fetchall("SELECT table_id, line, seat, name, text, at FROM chat ORDER BY table_id, line"):
+            where, params = of("table_id")
+            for r in cur.fetchall(f"SELECT table_id, line, seat, name, text, at FROM chat{where} "
+                                  "ORDER BY table_id, line", params):
                 lines = tables[r[0]].chat
                 lines.append(ChatLine(r[1], r[2], r[3], r[4], r[5]))
                 del lines[:-CHAT_KEPT]

@@ -189,6 +189,9 @@ class Settings:
     sockets_per_table: int = 200  # live sockets at one table, players and spectators
     chat_per_minute: float = 30.0  # chat lines one address may send to one table, after a burst of 5
     sign_ins_per_minute: float = 6.0  # sign-ups and sign-ins one address may try, after a burst of 10
+    # Seconds between two looks, on a database that several processes share, for the tables that
+    # no process serves any more (the one that did stopped), to serve them here.
+    claim_every: float = 5.0
 
 
 class Table:
@@ -663,6 +666,18 @@ class Table:
             self._timer = asyncio.get_running_loop().call_later(
                 self.settings.stand_in_after, self._stand_in, seat, self.move)
 
+    def close(self, code: int) -> None:
+        """This process serves the table no more: nothing moves here any more (its bot and its
+        stand-in's clock are stopped) and its clients are closed with ``code``."""
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            self._bot_task = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for client in list(self.clients):
+            client.close(code)
+
     def _ensure_deal(self) -> list[Message]:
         """Begin the next deal from a fresh secret seed, stored before anyone sees a card; the
         messages that announce it (none when no deal was due)."""
@@ -812,7 +827,8 @@ class Table:
 
     def _rebuild(self) -> None:
         """Back to what the database holds (after a write failed)."""
-        stored = next(r for r in self.store.load_all() if r.id == self.id)
+        stored = self.store.load_one(self.id)
+        assert stored is not None, f"table {self.id} is not in the database"
         fresh = Table(stored, self.store, self.scheduler, self.settings)
         self.match, self.seeds, self.move = fresh.match, fresh.seeds, fresh.move
 
@@ -891,26 +907,70 @@ class Table:
 
 
 class Tables:
-    """Every table of the server, loaded from the store at start."""
+    """The tables this process serves: every stored one, loaded at start; with a database that
+    other processes share (PostgreSQL), those it claimed: at start, on being asked for one that
+    no process serves, and every ``Settings.claim_every`` seconds (see app.py)."""
 
     def __init__(self, store: Store, scheduler: Scheduler, settings: Settings) -> None:
         self.store, self.scheduler, self.settings = store, scheduler, settings
         self.tables: dict[str, Table] = {}
+        self._unbuilt: set[str] = set()  # tables claimed here that the rules cannot rebuild
+        claimed = set(store.claim_free(()))
         for row in store.load_all():
-            try:
-                self.tables[row.id] = Table(row, store, scheduler, settings)
-            except (RulesError, IllegalAction, AssertionError, KeyError):
-                # A table the rules cannot rebuild (its stored actions edited by hand, a game's rules
-                # changed) must not keep every other table from opening.
-                log.exception("table %s cannot be rebuilt from the database; it stays closed", row.id)
-                continue
-            self.tables[row.id].store_finished()  # in case the server stopped before it could
+            if row.id in claimed:
+                self._open(row)
+
+    def _open(self, row: TableRow) -> Table | None:
+        """The table of a row claimed by this process, rebuilt from its stored actions; None
+        (logged) for one the rules cannot rebuild."""
+        try:
+            table = Table(row, self.store, self.scheduler, self.settings)
+        except (RulesError, IllegalAction, AssertionError, KeyError):
+            # A table the rules cannot rebuild (its stored actions edited by hand, a game's rules
+            # changed) must not keep every other table from opening.
+            log.exception("table %s cannot be rebuilt from the database; it stays closed", row.id)
+            self._unbuilt.add(row.id)
+            return None
+        self.tables[row.id] = table
+        table.store_finished()  # in case the process that served it stopped before it could
+        return table
 
     def resume_all(self) -> None:
         for table in self.tables.values():
             table.resume()
 
+    def take_over(self, table_ids: Sequence[str]) -> None:
+        """The tables of ``table_ids``, just claimed by this process (the one that served them
+        stopped, or let them go), are rebuilt from what is stored now and resumed."""
+        for table_id in table_ids:
+            row = self.store.load_one(table_id)
+            table = None if row is None else self._open(row)
+            if table is not None:
+                table.resume()
+
+    def release(self, table_id: str) -> None:
+        """Another process asked for the table (where a proxy sends its players now): its clients
+        here are closed with 1012 ("service restart", so that their pages come back, and are
+        sent there), its bots and clock stopped, and its claim let go."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.close(1012)
+            self.store.release(table_id)
+
+    def claim_free(self) -> None:
+        """The stored tables that no process serves any more are served by this one from now on."""
+        self.take_over(self.store.claim_free({*self.tables, *self._unbuilt}))
+
     def get(self, table_id: str) -> Table:
+        """The table; one of a shared database that no process serves now is claimed first.
+        TableError: none is stored (404), or another process serves it (503)."""
+        if table_id not in self.tables and table_id not in self._unbuilt and self.store.shared \
+                and self.store.has_table(table_id):
+            if not self.store.claim(table_id):
+                self.store.ask_release(table_id)  # the table comes here, for the next try
+                raise TableError("elsewhere", f"table {table_id!r} is served by another process of this server: "
+                                 "try again (see docs/online.md, several processes)", 503)
+            self.take_over([table_id])
         if table_id not in self.tables:
             raise TableError("not_found", f"no table {table_id!r}", 404)
         return self.tables[table_id]

@@ -1,0 +1,183 @@
+"""Several ``osteria serve`` processes on one PostgreSQL database: each table is served by one of
+them at a time, the one holding its advisory lock; when that process is killed, another claims the
+table and plays on from the stored actions, none lost and none played twice."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from osteria.server.fair import verify_record
+from osteria.server.store import SeatRow, Store, TableRow
+from server_helpers import TIMEOUT, connect, receive, until, ws_url
+from test_server_postgres import postgres_schema
+from test_server_restart import free_port, server_process
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[str]:
+    with postgres_schema() as url:
+        yield url
+
+def test_a_table_is_claimed_by_one_process_at_a_time(postgres: str, tmp_path: Path) -> None:
+    first, second = Store.open(database=postgres), Store.open(database=postgres)
+    table_id = f"claim-{os.getpid()}"
+    first.create_table(TableRow(table_id, "sancagna", 2, {}, 0, "invite", "medio", False, 0.0,
+                                [SeatRow(0, "human", None, "Anna", "token", True),
+                                 SeatRow(1, "bot", "medio", "Peppino", None, True)]))
+    assert first.has_table(table_id) and second.has_table(table_id)
+    assert not second.claim(table_id) and table_id not in second.claim_free(())
+    # Its maker holds it already: a second look claims it no more (it would hold the lock twice).
+    assert table_id not in first.claim_free({table_id})
+    first.release(table_id)
+    assert table_id in second.claim_free(()) and not first.claim(table_id)
+    second.close()  # as when its process is killed: PostgreSQL lets its locks go, once it has seen it
+    deadline = time.monotonic() + TIMEOUT
+    while not first.claim(table_id):
+        assert time.monotonic() < deadline, "the lock of a closed connection was never let go"
+        time.sleep(0.05)
+    first.close()
+    # SQLite's one process serves every table.
+    lite = Store.open(tmp_path)
+    assert lite.claim("any") and not lite.shared and lite.claim_free(()) == []
+    lite.close()
+
+
+async def play_turns(url: str, rng: random.Random, seen: list[dict[str, Any]], turns: int | None,
+                     watch: bool = False) -> dict[str, Any]:
+    """Play random legal actions for the seat of ``url``: ``turns`` of them (then the one after is
+    sent and the socket left at once), or, for None, to the end of the first deal; the last state.
+    Every state goes into ``seen``. A socket refused because another process serves
+    the table (1013) is opened again, until the table is served here. ``watch``: the first state
+    is returned (a spectator's)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        try:
+            async with connect(url) as ws:
+                acted = -1
+                while True:
+                    message = await receive(ws)
+                    assert message["type"] != "error", message
+                    if message["type"] != "state":
+                        continue
+                    seen.append(message)
+                    table = message["table"]
+                    if watch:
+                        return message
+                    if turns is None and len(table["result"]["deals"]) >= 1:
+                        return message
+                    if message["legal"] and table["move"] != acted:
+                        acted = table["move"]
+                        await ws.send(json.dumps({"type": "play", "move": acted,
+                                                  "action": rng.choice(message["legal"])["action"]}))
+                        if turns is not None:
+                            if turns == 0:
+                                return message  # the action sent may be caught by the kill, or not
+                            turns -= 1
+        except websockets.ConnectionClosedError as exc:
+            assert exc.rcvd is not None and exc.rcvd.code == 1013, exc
+            assert time.monotonic() < deadline, "the table was never served here"
+            await asyncio.sleep(0.1)
+
+
+def test_a_table_plays_on_through_another_process_when_its_own_is_killed(postgres: str, tmp_path: Path) -> None:
+    port_a, port_b = free_port(), free_port()
+    a, b = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
+    rng = random.Random(7)
+    seen: list[dict[str, Any]] = []
+    with server_process(tmp_path / "a", port_a, "--database", postgres) as first, \
+            server_process(tmp_path / "b", port_b, "--database", postgres):
+        created = httpx.post(a + "/api/tables", json={"game": "tressette"}).json()
+        table_id = created["table_id"]
+        # While the process that made it lives, it alone serves the table.
+        refused = httpx.get(f"{b}/api/tables/{table_id}")
+        assert refused.status_code == 503 and "another process" in refused.json()["detail"]
+        asyncio.run(play_turns(ws_url(a, table_id, created["token"]), rng, seen, turns=4))
+        os.kill(first.pid, signal.SIGKILL)  # mid-deal, maybe with the last action sent on its way
+        first.wait()
+        before = seen[-1]["table"]["move"]
+        assert 4 <= before < 40  # the deal was under way
+        moved = len(seen)
+        final = asyncio.run(play_turns(ws_url(b, table_id, created["token"]), rng, seen, turns=None))
+        assert seen[moved]["table"]["move"] >= before  # nothing announced before the kill was lost
+        assert_played_once(b, table_id, seen, final)
+
+
+def assert_played_once(base: str, table_id: str, seen: list[dict[str, Any]], final: dict[str, Any]) -> None:
+    """The first deal of the Tressette table is over and stored, every action legal and in turn,
+    once; every action that any state in ``seen`` told of is the one stored at its place."""
+    record = httpx.get(f"{base}/api/tables/{table_id}/record").json()
+    assert record["deals"]  # a record holds the finished deals only
+    assert all(check.ok for check in verify_record(record))  # replayed: every action legal and in turn
+    actions = record["deals"][0]["actions"]
+    told = [state["last"] for state in seen if state["last"] is not None]
+    assert len(told) > 20
+    for last in told:
+        if last["move"] <= len(actions):
+            assert actions[last["move"] - 1] == [last["seat"], last["action"]]
+    assert final["table"]["move"] >= len(actions)
+    assert final["table"]["deals"][0]["seed_hash"] == record["deals"][0]["seed_hash"]
+
+
+def test_a_table_moves_to_the_process_asked_for_it_while_its_own_lives(postgres: str, tmp_path: Path) -> None:
+    """Where a proxy sends a table's players to another process (the one that served it came back
+    after a stop, say), that process asks for the table: the one serving it lets it go, closing its
+    sockets with 1012 so that their pages come back, and play goes on there."""
+    port_a, port_b = free_port(), free_port()
+    a, b = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
+    rng = random.Random(8)
+    seen: list[dict[str, Any]] = []
+    with server_process(tmp_path / "a", port_a, "--database", postgres), \
+            server_process(tmp_path / "b", port_b, "--database", postgres):
+        created = httpx.post(a + "/api/tables", json={"game": "tressette"}).json()
+        table_id, token = created["table_id"], created["token"]
+        asyncio.run(play_turns(ws_url(a, table_id, token), rng, seen, turns=3))
+
+        async def move_while_connected() -> int | None:
+            async with connect(ws_url(a, table_id, token)) as player:
+                await until(player, "state")
+                await play_turns(ws_url(b, table_id), rng, seen, turns=None, watch=True)
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    while True:
+                        await receive(player)
+                return None if closed.value.rcvd is None else closed.value.rcvd.code
+
+        assert asyncio.run(move_while_connected()) == 1012
+        assert httpx.get(f"{b}/api/tables/{table_id}").status_code == 200
+        assert httpx.get(f"{a}/api/tables/{table_id}").status_code == 503
+        final = asyncio.run(play_turns(ws_url(b, table_id, token), rng, seen, turns=None))
+        assert_played_once(b, table_id, seen, final)
+
+
+def test_the_tables_of_a_killed_process_are_claimed_by_another_unasked(postgres: str, tmp_path: Path) -> None:
+    port_a, port_b = free_port(), free_port()
+    a, b = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
+    with server_process(tmp_path / "a", port_a, "--database", postgres) as first, \
+            server_process(tmp_path / "b", port_b, "--database", postgres):
+        created = httpx.post(a + "/api/tables", json={"game": "tressette", "listed": True, "players": [
+            {"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+
+        def lobby(base: str) -> list[str]:
+            return [t["table_id"] for t in httpx.get(base + "/api/lobby").json()["tables"]]
+
+        assert created["table_id"] in lobby(a)
+        assert created["table_id"] not in lobby(b)
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait()
+        deadline = time.monotonic() + TIMEOUT
+        while created["table_id"] not in lobby(b):  # nobody asked B for the table: B looked for it
+            assert time.monotonic() < deadline, "the table of the killed process was never claimed"
+            time.sleep(0.2)
+        joined = httpx.post(f"{b}/api/tables/{created['table_id']}/join", json={"invite": created["invite"]})
+        assert joined.status_code == 200 and joined.json()["seat"] == 1
