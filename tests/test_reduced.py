@@ -156,3 +156,24 @@ def test_cfr_plus_lowers_the_exploitability_and_the_c_plus_plus_tree_agrees() ->
     checkpoints = curve[::10]
     assert all(later < earlier for earlier, later in pairwise(checkpoints)), checkpoints
     assert curve[-1] < curve[0] / 10
+
+
+@pytest.mark.parametrize(("options", "deals", "infosets"), [
+    (TINY, 90, [159, 324]),
+    ({"suits": 3, "ranks": "A23", "hand": 2}, 756, [855, 2313]),
+])
+def test_the_sizes_docs_research_states(options: dict[str, object], deals: int, infosets: list[int]) -> None:
+    game = pyspiel.load_game("osteria_mini_tressette", options)
+    assert game.max_chance_outcomes() == deals
+    seen: list[set[str]] = [set(), set()]
+
+    def walk(state: ReducedState) -> None:
+        if state.is_terminal():
+            return
+        if not state.is_chance_node():
+            seen[state.current_player()].add(state.information_state_string())
+        for action in state.legal_actions():
+            walk(state.child(action))
+
+    walk(game.new_initial_state())
+    assert [len(s) for s in seen] == infosets
