@@ -26,6 +26,8 @@ GAMES: list[tuple[str, str, dict[str, Any]]] = [
     ("mini tressette 3×2 ranks, 2 cards", "osteria_mini_tressette", {"suits": 3, "ranks": "A3", "hand": 2}),
     ("mini tressette 3×3 ranks, 2 cards", "osteria_mini_tressette", {"suits": 3, "ranks": "A23", "hand": 2}),
     ("mini tressette 3×3 ranks, 3 cards", "osteria_mini_tressette", {"suits": 3, "ranks": "A23", "hand": 3}),
+    ("mini sancagna 2×3 ranks, 2 cards", "osteria_mini_sancagna", {"suits": 2, "ranks": "34R", "hand": 2}),
+    ("mini sancagna 3×3 ranks, 2 cards", "osteria_mini_sancagna", {"suits": 3, "ranks": "34R", "hand": 2}),
 ]
 CHECKPOINTS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
 # A decision node of the extensive form: its player and its information set's number.

@@ -222,12 +222,14 @@ def test_cfr_plus_lowers_the_exploitability_of_mini_sancagna() -> None:
     assert curve[0] > curve[1] > curve[2]
 
 
-@pytest.mark.parametrize(("options", "deals", "infosets"), [
-    (TINY, 90, [159, 324]),
-    ({"suits": 3, "ranks": "A23", "hand": 2}, 756, [855, 2313]),
+@pytest.mark.parametrize(("name", "options", "deals", "infosets"), [
+    ("osteria_mini_tressette", TINY, 90, [159, 324]),
+    ("osteria_mini_tressette", {"suits": 3, "ranks": "A23", "hand": 2}, 756, [855, 2313]),
+    ("osteria_mini_sancagna", TINY_SANCAGNA, 180, [456, 576]),
 ])
-def test_the_sizes_docs_research_states(options: dict[str, object], deals: int, infosets: list[int]) -> None:
-    game = pyspiel.load_game("osteria_mini_tressette", options)
+def test_the_sizes_docs_research_states(name: str, options: dict[str, object], deals: int,
+                                        infosets: list[int]) -> None:
+    game = pyspiel.load_game(name, options)
     assert game.max_chance_outcomes() == deals
     seen: list[set[str]] = [set(), set()]
 
