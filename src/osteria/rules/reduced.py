@@ -3,7 +3,7 @@ counterfactual regret minimisation (CFR) solves them in seconds to minutes on on
 
 A reduced game keeps the rules of its family and shrinks the deck: it is not a game of the
 table (it has no match, no record, no encoding) but an object of study, whose equilibrium
-says something about the full game's play. It deals every possible pair of hands with equal
+says something about the full game's play. It deals every possible deal with equal
 probability, starts a deal from one, and values a finished deal for each seat, as
 :class:`ReducedGame` says; ``osteria.envs.reduced`` makes each an OpenSpiel game. Every action
 of a reduced game is public: a seat knows its hand as dealt and every action since.
@@ -50,7 +50,8 @@ from osteria.rules.sancagna import card_points, required, trick_winner
 from osteria.rules.tressette_family import LAST_TRICK_THIRDS, ORDER, THIRDS, TrickDeal, rounded_points, thirds_of
 
 Hands = tuple[tuple[int, ...], ...]
-"""The hands of a deal, in seat order."""
+"""The cards of a deal: each seat's hand in seat order, then any cards dealt face up (Mini
+Sancagna's turned card)."""
 
 
 class ReducedGame(Protocol):
@@ -67,10 +68,10 @@ class ReducedGame(Protocol):
         """Every action of its deals, as the deals number them."""
 
     def deals(self) -> list[Hands]:
-        """Every deal, as the hands in seat order, each equally likely."""
+        """Every deal, each equally likely."""
 
     def new_deal(self, hands: Sequence[Sequence[int]]) -> Deal:
-        """The deal of these hands, before its first action."""
+        """The deal of these cards, before its first action."""
 
     def returns(self, deal: Deal) -> list[float]:
         """What each seat wins in a finished deal; the returns add up to zero."""
