@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 import osteria
 from osteria.bots import solver
-from osteria.cards import parse_card
+from osteria.cards import ITALIAN_40, cards_of, parse_card
 from osteria.engine import Deal
+from osteria.rules import quattrigghiu
 from osteria.rules.traversone import TraversoneDeal
 from osteria.rules.tressette import TRICKS, TressetteDeal
 from test_solver import brute_force, ending
@@ -98,6 +99,99 @@ def test_the_kernel_agrees_with_the_reference_in_traversone(seats: int) -> None:
         agree(deal, (seat + 1) % seats)
 
 
+QUATTRIGGHIU_OPTIONS = [{}, {"matador": False}, {"aiuto_volontario": True}]
+
+
+@pytest.mark.parametrize("options", QUATTRIGGHIU_OPTIONS)
+def test_the_kernel_agrees_with_the_reference_in_quattrigghiu(options: dict[str, object]) -> None:
+    # Basi count, not cards; the spatigghia and the bastu answer a trunfu lead; under the matador
+    # privilege a hand whose only trunfi are battittura may keep them.
+    rng = random.Random(f"quattrigghiu{options}")
+    for k in range(24):
+        deal = ending("quattrigghiu", rng, 2 + k % 4, **options)
+        assert solver.ending(deal, 0).compiled
+        seat = deal.to_move
+        assert seat is not None
+        agree(deal, seat)
+        agree(deal, (seat + 1) % 4)
+
+
+def test_the_kernel_agrees_with_the_reference_where_the_matador_privilege_decides() -> None:
+    # Random endings where the privilege changes the value: without it the seat's value differs.
+    rng = random.Random(11)
+    decided = 0
+    while decided < 8:
+        deal = ending("quattrigghiu", rng, 3 + decided % 3)
+        assert isinstance(deal, quattrigghiu.QuattrigghiuDeal)
+        seat = deal.to_move
+        assert seat is not None
+        plain = deal.copy()
+        plain.matador = False
+        pure = solver.Solver(compiled=False)
+        if pure.solve(plain, seat).value == pure.solve(deal, seat).value:
+            continue
+        decided += 1
+        agree(deal, seat)
+        agree(plain, seat)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(QUATTRIGGHIU_OPTIONS), st.integers(1, 3))
+def test_the_kernel_values_quattrigghiu_endings_as_brute_force_does(seed: int, options: dict[str, object],
+                                                                   tricks: int) -> None:
+    deal = ending("quattrigghiu", random.Random(seed), tricks, **options)
+    seat = deal.to_move
+    assert seat is not None
+    for who in (seat, (seat + 1) % 4):
+        assert solver.ending(deal, who).compiled
+        assert solver.Solver().solve(deal, who).value == brute_force(deal, who)
+
+
+def quattrigghiu_rules(trump: int, matador: bool) -> tuple[Any, Any, tuple[int, ...]]:
+    """Quattrigghiu's strength and suit tables as the kernel takes them, and the kernel's numbers."""
+    strength = quattrigghiu.STRENGTH[trump]
+    chains = [sorted(cards_of(quattrigghiu.FOLLOW[trump][s]), key=lambda c: strength[c]) for s in range(4)]
+    numbers = solver_kernel.kernel_numbers(tuple(tuple(chain) for chain in chains))
+    renumbered = [[numbers[c] for c in chain] for chain in chains]
+    privileged = sum(1 << numbers[c] for c in cards_of(quattrigghiu.MATADORS[trump])) if matador else 0
+    return (solver_kernel.strength_table(renumbered), solver_kernel.suit_table(trump, False, privileged),
+            numbers)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 3), st.booleans(), st.sets(st.sampled_from(ITALIAN_40.cards), min_size=1, max_size=10),
+       st.sampled_from(ITALIAN_40.cards), st.booleans())
+def test_the_kernel_s_quattrigghiu_follows_are_the_rules_own(trump: int, matador: bool, hand: set[int], led: int,
+                                                             battittura_only: bool) -> None:
+    if battittura_only:  # the hands where the privilege decides: trunfi, if any, are battittura
+        matadors = quattrigghiu.MATADORS[trump]
+        hand = {c for c in hand if not quattrigghiu.TRUMP_MASK[trump] >> c & 1 or matadors >> c & 1}
+        hand.add(cards_of(matadors)[led % 3])
+    hand.discard(led)
+    if not hand:
+        return
+    deal = osteria.new_match("quattrigghiu", seed=0, matador=matador).deal
+    assert isinstance(deal, quattrigghiu.QuattrigghiuDeal)
+    deal.trump, deal.trick, deal.hands[0] = trump, [led], sum(1 << c for c in hand)
+    strength, suits, numbers = quattrigghiu_rules(trump, matador)
+    follows = solver_kernel._follows(sum(1 << numbers[c] for c in hand), numbers[led], suits, strength)
+    assert follows == sum(1 << numbers[c] for c in cards_of(deal.playable(0)))
+
+
+def test_the_kernel_numbers_each_follow_class_within_its_own_block() -> None:
+    for trump in range(4):
+        _, _, numbers = quattrigghiu_rules(trump, True)
+        for s in range(4):
+            for c in cards_of(quattrigghiu.FOLLOW[trump][s]):
+                assert numbers[c] // 13 == s  # the spatigghia and the bastu among the trunfi
+        deck = [numbers[c] for c in ITALIAN_40.cards]
+        assert len(set(deck)) == 40 and min(deck) >= 0
+    suits = tuple(tuple(c for c in ITALIAN_40.cards if c // 13 == s) for s in range(4))
+    assert all(solver_kernel.kernel_numbers(suits)[c] == c for c in ITALIAN_40.cards)
+    with pytest.raises(ValueError, match="at most 13"):
+        solver_kernel.kernel_numbers((tuple(range(14)), (), (), ()))
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([3, 4, 5, 6]), st.integers(1, 3))
 def test_the_kernel_values_traversone_endings_as_brute_force_does(seed: int, seats: int, tricks: int) -> None:
@@ -164,7 +258,8 @@ def test_the_kernel_serves_where_it_applies_and_the_reference_elsewhere() -> Non
     assert compiled("traversone")
     assert compiled("traversone", seats=6)
     assert not compiled("traversone", asso_bastoni=11)  # the ace of bastoni's 33 thirds: past the table's keys
-    assert not compiled("quattrigghiu")
+    assert compiled("quattrigghiu")
+    assert compiled("quattrigghiu", matador=False)
     assert compiled("sancagna")
     deal = played_to(0, 4)
     assert not solver.ending(deal, 0, compiled=False).compiled
@@ -330,7 +425,7 @@ def twin(deal: Deal, rng: random.Random | None) -> Deal:
 def key_of(e: solver.Ending) -> Any:
     hands, values, chains = kernel_arrays(e)
     key = np.zeros(solver_kernel._KEY, np.int64)
-    solver_kernel._key(hands, e.live, e.leader, values, chains, key, 0)
+    solver_kernel._key(hands, e.live, e.leader, values, chains, kernel_rules(e)[1], key, 0)
     return key
 
 

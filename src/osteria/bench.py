@@ -277,8 +277,7 @@ SOLVER_CASES = (
     SolverCase("sancagna", {}, (4, 6)),
     SolverCase("traversone", {}, (4, 6, 8, 10)),
     SolverCase("traversone", {"seats": 6}, (3, 4, 6), pure_tricks=3),
-    # No kernel yet: the reference alone, on the endings it solves in seconds at most.
-    SolverCase("quattrigghiu", {}, (4, 6)),
+    SolverCase("quattrigghiu", {}, (4, 6, 10)),
 )
 
 

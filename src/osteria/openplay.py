@@ -31,13 +31,19 @@ def suit_chains(key: Sequence[int], deck: int) -> Chains:
 @dataclass(frozen=True)
 class SuitPlay:
     """A trick play that the compiled kernel (``osteria.bots.solver_kernel``) searches, in its
-    terms: the follow classes are the four suits (the chains, each from its weakest card up); a
-    hand answers the suit led, and one void in it trumps if it can where ``must_trump``; the
-    highest trump takes the trick, else the strongest card of the suit led; and the play is
-    valued by its cards' values and the last trick's bonus (no ``trick_bonus``)."""
+    terms: the follow classes are four (the chains, each from its weakest card up, at most 13
+    cards: the suits, or as in Quattrigghiu the trump suit with the matadors of other suits and
+    the other suits without them); a hand answers the class led, and one void in it trumps if it
+    can where ``must_trump``; the highest trump takes the trick, else the strongest card of the
+    class led; and the play is valued by its cards' values, each trick's ``trick_bonus`` and the
+    last trick's bonus."""
 
-    trump: int = -1  # the trump suit; -1: none
+    trump: int = -1  # the trump class (its chain's index); -1: none
     must_trump: bool = False
+    # The cards that a hand whose cards of the class led are all among them need not play, unless
+    # one of them stronger than one of its own was led (Quattrigghiu's matador privilege): the
+    # strongest cards of the trump class.
+    privileged: int = 0
 
 
 @dataclass(frozen=True)

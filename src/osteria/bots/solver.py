@@ -487,7 +487,8 @@ class Ending:
             chains = [chain for chain, _ in self.chains]
             self._kernel = solver_kernel.Search(self.hands, self.trick, self.leader, self.team, self.gains,
                                                 self.values, chains, self.suit_play.trump, self.suit_play.must_trump,
-                                                self.last_bonus, self.rest, self.steps())
+                                                self.last_bonus, self.rest, self.steps(), self.trick_bonus,
+                                                self.suit_play.privileged)
         found = self._kernel.gain(self.max_nodes, first)
         self.nodes = self._kernel.nodes
         if found is None:

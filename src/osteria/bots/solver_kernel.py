@@ -1,10 +1,13 @@
 """The double-dummy search of a suit-following card play, compiled with numba.
 
 It searches what :class:`osteria.bots.solver.Ending` searches where the deal's play is a
-:class:`~osteria.openplay.SuitPlay` (answer the suit led, else trump where the game says so;
-the highest trump takes the trick, else the strongest card of the suit led; card values and the
-last trick's bonus, one side against the other, also where points are poison): the Tressette
-family's play, Traversone's included, and Sancagna's, for three to six seats. It returns the
+:class:`~osteria.openplay.SuitPlay` (answer the class led, a suit or Quattrigghiu's trunfi with
+the matadors, else trump where the game says so, and keep the privileged cards where the game
+has them; the highest trump takes the trick, else the strongest card of the class led; card
+values, each trick's worth and the last trick's bonus, one side against the other, also where
+points are poison): the Tressette family's play, Traversone's included, Sancagna's and
+Quattrigghiu's, for three to six seats. Each follow class is a block of thirteen card numbers
+(``kernel_numbers``), so the class of a card is its number // 13. It returns the
 same values as the reference: the pure-Python search stays the reference, and the tests hold the
 two to agreement. It differs only in how it runs: positions as int64 bitmasks in flat arrays,
 the moves of each ply in a preallocated buffer, and the transposition table as open addressing
@@ -49,18 +52,24 @@ _MAX_PLY = 64
 # the last trick's bonus; then from ``_KILLERS`` on, the killer card of each ply (see ``_search``).
 _NODES, _MAX_NODES, _SPENT, _STAMP, _ROOT, _BEST, _FORCED, _LAST_BONUS = range(8)
 _KILLERS = 8
-# The rows of a suit table (see ``suit_table``): the four suits' masks, then the trump suit's
-# cards (0: no trumps) and the cards a hand void in the suit led must play if it holds any.
-_TRUMPS, _RUFF = 4, 5
+# The rows of a suit table (see ``suit_table``): the four follow classes' masks, then the trump
+# class's cards (0: no trumps), the cards a hand void in the class led must play if it holds any,
+# and the privileged cards (see ``_follows``).
+_TRUMPS, _RUFF, _PRIVILEGED = 4, 5, 6
 _SLOTS = 1 << 18
 # A table key (see ``_key``): a word of holders per suit (three bits a card, then the suit's
 # length; the first word also the leader), a word of values per suit (four bits a card:
 # Sancagna's trumps are worth up to 8).
 _KEY, _WORTH = 8, 4
 _HOLDER_BITS, _LENGTH_BITS, _LEADER_SHIFT = 3, 39, 43
+# Above the leader, a bit per live card of the class (by its order) that is privileged.
+_PRIVILEGED_SHIFT = 46
 _VALUE_BITS, _VALUE_MASK = 4, 15
 # The highest card value the kernel searches (see ``_key``).
 MAX_VALUE = _VALUE_MASK
+# ``values[_TRICK_WORTH]``, past every card: what each trick is worth on top of its cards (one
+# where tricks count, not cards), read with the cards' values wherever a trick is valued.
+_TRICK_WORTH = 63
 # Every function's ``team`` holds, per seat, whether it plays for the maximising side; then, from
 # seat n on, whether what the seat takes counts to the gain (``OpenPlay.gains``): the seats of
 # that side, or where points are poison the seats against it.
@@ -142,11 +151,24 @@ def _beats(card: int, taking: int, strength: Any, suits: Any) -> bool:
 
 
 @_helper
-def _follows(hand: int, led: int, suits: Any) -> int:
-    """The cards of ``hand`` that may be played to a trick of suit ``led``: the suit, else the
-    trumps where a void hand must trump, else any."""
-    follow: int = hand & suits[led]
+def _follows(hand: int, led: int, suits: Any, strength: Any) -> int:
+    """The cards of ``hand`` that may be played to a trick whose first card is ``led``: its
+    class, else the trumps where a void hand must trump, else any. A hand whose cards of the
+    class are all privileged (Quattrigghiu's matadors, under its privilege) may play any card,
+    unless a privileged card stronger than one of them was led."""
+    follow: int = hand & suits[led // 13]
     if follow:
+        privileged = suits[_PRIVILEGED]
+        if follow & ~privileged == 0:
+            forced = False
+            if (privileged >> led) & 1:
+                left = follow
+                while left:
+                    c = _lowest(left)
+                    left ^= 1 << c
+                    forced = forced or strength[c] < strength[led]
+            if not forced:
+                return hand
         return follow
     ruff: int = hand & suits[_RUFF]
     return ruff if ruff else hand
@@ -164,10 +186,10 @@ def _holder(hands: Any, card: int) -> int:
 @_helper
 def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, done: int, team: Any, values: Any,
                  strength: Any, chains: Any, suits: Any) -> tuple[int, int]:
-    """The rest of a trick whose first ``done`` cards are down (of suit ``led``, card ``taking`` of
-    seat ``taker`` taking it so far), played out greedily by the others, each in turn: a seat whose
-    side what the taker takes serves (see ``team``: its partners, or where points are poison its
-    opponents) feeds the trick its costliest card (the lowest-numbered of those); any other seat
+    """The rest of a trick whose first ``done`` cards are down (led by card ``led``, card ``taking``
+    of seat ``taker`` taking it so far), played out greedily by the others, each in turn: a seat
+    whose side what the taker takes serves (see ``team``: its partners, or where points are poison
+    its opponents) feeds the trick its costliest card (the lowest-numbered of those); any other seat
     takes over with its strongest card of the suit it must play (the suit led, or trump) if that
     does and what it takes serves its side, else plays its cheapest (of that suit, the weakest of
     the cheapest; free to play any, the lowest-numbered). The points these cards add, and the
@@ -179,11 +201,13 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
     if t >= n:
         t -= n
     for _ in range(done, n):
-        follow = _follows(hands[t], led, suits)
+        follow = _follows(hands[t], led, suits, strength)
         play = -1
         if team[n + taker] != team[t]:
             # the one suit the seat must play, if it must
-            s = led if follow & suits[led] else (_lowest(follow) // 13 if follow & ~suits[_TRUMPS] == 0 else -1)
+            s = led // 13
+            if follow & suits[s] == 0:
+                s = _lowest(follow) // 13 if follow & ~suits[_TRUMPS] == 0 else -1
             if s >= 0:
                 strongest = chains[s, _highest(_pattern(follow, s, chains))]
                 if team[n + t] == team[t] and _beats(strongest, taking, strength, suits):
@@ -234,10 +258,10 @@ def _forecast(points: int, taker: int, seat: int, team: Any) -> int:
 @_helper
 def _trick(played: Any, first: int, n: int, values: Any, strength: Any, suits: Any) -> tuple[int, int, int]:
     """Of the trick of ``n`` cards from ``played[first]`` (all of it, or the cards down so far):
-    the place of the card that takes it (0: the lead's), what its cards are worth, and the cards
-    as a mask."""
+    the place of the card that takes it (0: the lead's), what it is worth (its cards and the
+    trick's own worth), and the cards as a mask."""
     winning = 0
-    gain = 0
+    gain = values[_TRICK_WORTH]
     mask = 0
     for k in range(n):
         x = played[first + k]
@@ -263,8 +287,8 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
     allowed = hand
     led = -1
     if in_trick:
-        led = played[ply - in_trick] // 13
-        allowed = _follows(hand, led, suits)
+        led = played[ply - in_trick]
+        allowed = _follows(hand, led, suits, strength)
     count = 0
     for s in range(4):
         if allowed & suits[s] == 0:
@@ -273,7 +297,10 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
         alive = _pattern(live, s, chains)
         # From the strongest down: of a run of ours with one value (cards next to each other
         # among the live ones), keep the weakest, the one whose next live card below is not
-        # ours or not of its value.
+        # ours or not of its value. Privileged cards merge too (the reference keeps them apart):
+        # they are the strongest of their class, so a run that mixes them with others has the
+        # weakest privileged live card at its foot, whose lead forces none out, and playing the
+        # run's weakest card keeps a stronger one that may do all it could and may be kept too.
         first = count
         left = mine
         while left:
@@ -296,8 +323,8 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
             base = -1 if holder == seat else (16 if team[holder] == team[seat] else 41)
             for i in range(first, count):
                 c = moves[ply, i]
-                points, taker = _greedy_rest(hands, seat, s, c, seat, 1, team, values, strength, chains, suits)
-                forecast = _forecast(values[c] + points, taker, seat, team)
+                points, taker = _greedy_rest(hands, seat, c, c, seat, 1, team, values, strength, chains, suits)
+                forecast = _forecast(values[_TRICK_WORTH] + values[c] + points, taker, seat, team)
                 later[ply, i] = 64 * (64 - forecast) + (12 - strength[c] if base < 0 else base + strength[c])
     if in_trick:
         first = ply - in_trick
@@ -358,12 +385,14 @@ def _to_front(moves: Any, ply: int, count: int, card: int) -> None:
 
 
 @_helper
-def _key(hands: Any, live: int, leader: int, values: Any, chains: Any, key: Any, at: int) -> None:
+def _key(hands: Any, live: int, leader: int, values: Any, chains: Any, suits: Any, key: Any, at: int) -> None:
     """The table key of a trick's start, into ``key[at:at + _KEY]``: suit by suit, which seat
-    holds each live card in order of strength (three bits a card, and how many), the leader (with
-    the first suit), and the values of those cards in the same order. Positions with the same
-    holders in the same order play alike, trick for trick, whatever their cards' ranks: their
-    keys differ at most in the values, and by those only (see ``_slack``)."""
+    holds each live card in order of strength (three bits a card, and how many), which of them
+    are privileged (see ``_follows``), the leader (with the first suit), and the values of those
+    cards in the same order. Positions with the same holders in the same order play alike, trick
+    for trick, whatever their cards' ranks: their keys differ at most in the values, and by those
+    only (see ``_slack``)."""
+    privileged = suits[_PRIVILEGED]
     for s in range(4):
         alive = _pattern(live, s, chains)
         k = 0
@@ -374,6 +403,7 @@ def _key(hands: Any, live: int, leader: int, values: Any, chains: Any, key: Any,
             alive ^= 1 << i
             c = chains[s, i]
             code |= _holder(hands, c) << (_HOLDER_BITS * k)
+            code |= ((privileged >> c) & 1) << (_PRIVILEGED_SHIFT + k)
             value_code |= values[c] << (_VALUE_BITS * k)
             k += 1
         key[at + s] = code | k << _LENGTH_BITS
@@ -531,19 +561,22 @@ def _cheapest(cards: int, s: int, k: int, values: Any, chains: Any) -> int:
 
 
 @_helper
-def _cashed(hands: Any, seat: int, run: int, s: int, values: Any, chains: Any) -> int:
+def _cashed(hands: Any, seat: int, run: int, s: int, values: Any, chains: Any, suits: Any) -> int:
     """What the tricks take in which ``seat`` cashes its ``run`` of suit ``s`` (bits by place), one
-    card after another: the run's points, and of each other seat's m cards of the suit at least
-    the cheapest min(k, m), for a run of k (it must follow with them)."""
+    card after another: the run's points and the tricks' own worth, and of each other seat's
+    cards of the suit at least the cheapest min(k, m), for a run of k, where m counts its cards
+    of the suit that are not privileged (it must follow with the suit while it holds one of
+    those; left with privileged cards only, it may keep them)."""
     k = _count(run)
-    taken = 0
+    taken: int = k * values[_TRICK_WORTH]
     while run:
         i = _lowest(run)
         run ^= 1 << i
         taken += values[chains[s, i]]
     for t in range(hands.shape[0]):
         if t != seat:
-            taken += _cheapest(hands[t], s, k, values, chains)
+            forced = min(k, _count(hands[t] & suits[s] & ~suits[_PRIVILEGED]))
+            taken += _cheapest(hands[t], s, forced, values, chains)
     return taken
 
 
@@ -579,7 +612,7 @@ def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, suits: A
         if run == 0 or not _safe(hands, leader, s, _count(run), suits):
             continue
         cashed += _count(run)
-        sure += _cashed(hands, leader, run, s, values, chains)
+        sure += _cashed(hands, leader, run, s, values, chains, suits)
     return rest if cashed == _count(hand) else sure
 
 
@@ -623,7 +656,7 @@ def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, suit
                 continue
             runs += _count(run)
             entry = entry or _pattern(hand, s, chains) != 0
-            gain += _cashed(hands, p, run, s, values, chains)
+            gain += _cashed(hands, p, run, s, values, chains, suits)
         others = _count(hands[p]) - runs
         if not entry or others < tricks:
             continue
@@ -640,7 +673,7 @@ def _last_trick(hands: Any, gone: int, leader: int, n: int, team: Any, values: A
     one card of its hand not among ``gone``."""
     taking = _lowest(hands[leader] & ~gone)
     taker = leader
-    points = values[taking]
+    points = values[_TRICK_WORTH] + values[taking]
     t = leader + 1 if leader + 1 < n else 0
     for _ in range(n - 1):
         c = _lowest(hands[t] & ~gone)
@@ -667,24 +700,23 @@ def _two_tricks(hands: Any, leader: int, n: int, team: Any, values: Any, strengt
     while lead:
         a = _lowest(lead)
         lead ^= 1 << a
-        led = a // 13
         best1 = -1
-        second = _follows(hands[s1], led, suits)
+        second = _follows(hands[s1], a, suits, strength)
         while second:
             b = _lowest(second)
             second ^= 1 << b
             best2 = -1
-            third = _follows(hands[s2], led, suits)
+            third = _follows(hands[s2], a, suits, strength)
             while third:
                 c = _lowest(third)
                 third ^= 1 << c
                 best3 = -1
-                fourth = _follows(hands[s3], led, suits) if n == 4 else 1  # one pass for three seats
+                fourth = _follows(hands[s3], a, suits, strength) if n == 4 else 1  # one pass for three seats
                 while fourth:
                     d = _lowest(fourth)
                     fourth ^= 1 << d
                     taking, taker = a, leader
-                    points = values[a] + values[b] + values[c]
+                    points = values[_TRICK_WORTH] + values[a] + values[b] + values[c]
                     gone = (1 << a) | (1 << b) | (1 << c)
                     if _beats(b, taking, strength, suits):
                         taking, taker = b, s1
@@ -763,7 +795,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 # A first card forced at the root makes the root's value that card's, not the position's.
                 if in_trick == 0 and not (ply == root and forced >= 0):
                     at = ply * _KEY
-                    _key(hands, live, leader, values, chains, position_keys, at)
+                    _key(hands, live, leader, values, chains, suits, position_keys, at)
                     slot, hit, lo, hi, table_best = _probe(position_keys, at, rest, live, chains, stamp, keys, bounds,
                                                            best_cards, stamps)
                     if not hit and cashes_bound:
@@ -969,18 +1001,51 @@ def _table() -> dict[str, Any]:
     return _tables
 
 
-def suit_table(trump: int, must_trump: bool) -> Any:
-    """The suit table of a trick play (see ``_TRUMPS``): the four suits' masks, the trump suit's
-    cards (0 where ``trump`` is -1) and what a hand void in the suit led must play if it can."""
-    return _suit_table(trump, must_trump)
+def suit_table(trump: int, must_trump: bool, privileged: int = 0) -> Any:
+    """The suit table of a trick play (see ``_TRUMPS``), in the kernel's numbers (see
+    ``kernel_numbers``): the four follow classes' masks, the trump class's cards (0 where
+    ``trump`` is -1), what a hand void in the class led must play if it can, and the
+    privileged cards (see ``_follows``)."""
+    return _suit_table(trump, must_trump, privileged)
 
 
 @functools.cache
-def _suit_table(trump: int, must_trump: bool) -> Any:
+def _suit_table(trump: int, must_trump: bool, privileged: int) -> Any:
     trumps = SUIT_MASK[trump] if trump >= 0 else 0
-    table = np.array([*SUIT_MASK, trumps, trumps if must_trump else 0], np.int64)
+    table = np.array([*SUIT_MASK, trumps, trumps if must_trump else 0, privileged], np.int64)
     table.flags.writeable = False  # shared by every search
     return table
+
+
+@functools.cache
+def kernel_numbers(chains: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Each card's number in the kernel, which takes a card's follow class for the block of
+    thirteen it lies in (``card // 13``): a card of class g keeps its number where that is in
+    block g (so suits as classes keep every number), and a card of another suit, such as
+    Quattrigghiu's matadors in the trump class, takes a number of block g that no card of the
+    class has. -1 for a card in no class."""
+    numbers = [-1] * 64
+    for g, chain in enumerate(chains):
+        own = {c for c in chain if c // 13 == g}
+        free = [13 * g + r for r in range(13) if 13 * g + r not in own]
+        foreign = [c for c in chain if c // 13 != g]
+        if len(foreign) > len(free):
+            raise ValueError(f"follow class {g} holds {len(chain)} cards: the kernel searches at most 13 a class")
+        for c in own:
+            numbers[c] = c
+        for c, number in zip(foreign, free, strict=False):
+            numbers[c] = number
+    return tuple(numbers)
+
+
+def _renumbered(cards: int, numbers: Sequence[int]) -> int:
+    """The mask ``cards`` in the numbers ``numbers`` give them."""
+    mask = 0
+    while cards:
+        c = cards.bit_length() - 1
+        cards ^= 1 << c
+        mask |= 1 << numbers[c]
+    return mask
 
 
 def strength_table(chains: Sequence[Sequence[int]]) -> Any:
@@ -1021,13 +1086,22 @@ def _chain_table(chains: tuple[tuple[int, ...], ...]) -> Any:
 
 class Search:
     """One open-handed position searched by the kernel: every search of it shares one stamp
-    of the table (so what one search learns the next one uses) and one node count. ``team`` and
-    ``gains`` as in :class:`~osteria.openplay.OpenPlay`; ``chains`` are the suits, each from its
-    weakest card up; ``trump`` and ``must_trump`` as in :class:`~osteria.openplay.SuitPlay`."""
+    of the table (so what one search learns the next one uses) and one node count. ``team``,
+    ``gains`` and ``trick_bonus`` as in :class:`~osteria.openplay.OpenPlay`;
+    ``chains`` are the follow classes, each from its weakest card up; ``trump``, ``must_trump``
+    and ``privileged`` as in :class:`~osteria.openplay.SuitPlay`. The cards are given and
+    returned in the deal's numbers; inside, the kernel's (``kernel_numbers``)."""
 
     def __init__(self, hands: Sequence[int], trick: Sequence[int], leader: int, team: Sequence[bool],
                  gains: Sequence[bool], values: Sequence[int], chains: Sequence[Sequence[int]], trump: int,
-                 must_trump: bool, last_bonus: int, rest: int, steps: Sequence[int]) -> None:
+                 must_trump: bool, last_bonus: int, rest: int, steps: Sequence[int], trick_bonus: int = 0,
+                 privileged: int = 0) -> None:
+        numbers = kernel_numbers(tuple(tuple(chain) for chain in chains))
+        self.numbers = numbers
+        self.cards = {number: c for c, number in enumerate(numbers) if number >= 0}  # back to the deal's
+        hands = [_renumbered(hand, numbers) for hand in hands]
+        trick = [numbers[c] for c in trick]
+        chains = [[numbers[c] for c in chain] for chain in chains]
         tables = _table()
         tables["stamp"] += 1
         if tables["stamp"] >= 1 << 31:  # the stamps wrap: forget every entry
@@ -1046,10 +1120,13 @@ class Search:
         if max(values) > _VALUE_MASK or min(values) < 0:
             raise ValueError(f"the kernel's table keys card values from 0 to {_VALUE_MASK}")
         self.values = np.zeros(64, np.int64)
-        self.values[:len(values)] = values
+        for c, value in enumerate(values):
+            if numbers[c] >= 0:
+                self.values[numbers[c]] = value
+        self.values[_TRICK_WORTH] = trick_bonus
         self.chains = chain_table(chains)
         self.strength = strength_table(chains)
-        self.suits = suit_table(trump, must_trump)
+        self.suits = suit_table(trump, must_trump, _renumbered(privileged, numbers))
         self.rest = rest
         self.steps = np.array(steps, np.int64)
         self.scalars = np.zeros(_KILLERS + _MAX_PLY, np.int64)
@@ -1071,7 +1148,7 @@ class Search:
         scalars[_NODES] = 0
         scalars[_MAX_NODES] = max_nodes - self.nodes
         scalars[_SPENT] = 0
-        scalars[_FORCED] = first
+        scalars[_FORCED] = self.numbers[first] if first >= 0 else -1
         value, best = _mtdf(self.hands, self.played, self.in_trick, self.in_trick, self.leader, self.live, self.rest,
                             self.steps, self.team, self.values, self.strength, self.chains, self.suits, scalars,
                             self.frames, self.moves, self.order, t["keys"], t["bounds"], t["best"], t["stamps"],
@@ -1079,4 +1156,4 @@ class Search:
         self.nodes += int(scalars[_NODES])
         if scalars[_SPENT]:
             return None
-        return int(value), int(best)
+        return int(value), self.cards[int(best)] if best >= 0 else -1

@@ -28,7 +28,7 @@ from osteria.engine import (
     Terms,
 )
 from osteria.i18n import N_, AtSeat, OfSuit, Reason, Term
-from osteria.openplay import OpenPlay, chains_of
+from osteria.openplay import OpenPlay, SuitPlay, chains_of
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 
 # -- the cards -----------------------------------------------------------------------------------
@@ -518,10 +518,13 @@ class QuattrigghiuDeal(Deal):
         chains = chains_of([sorted(cards_of(FOLLOW[trump][s]), key=lambda c: strength[c]) for s in range(4)])
         # A base counts one whatever its cards. Under the matador privilege a battittura may be
         # held back where another trunfu may not, so none of them is equivalent to another card.
+        # The follow classes are FOLLOW's, the trunfi (the spatigghia and the bastu among them) at
+        # the trump's index: the compiled kernel searches them as it does suits.
+        privileged = MATADORS[trump] if self.matador else 0
         return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader,
                         team=[self.side_of(s) == side for s in range(4)], values=[0] * 52, chains=chains,
                         follow=follow, taker=lambda trick: trick_taker(trump, trick), finish=finish, trick_bonus=1,
-                        no_merge=MATADORS[trump] if self.matador else 0)
+                        no_merge=privileged, suit_play=SuitPlay(trump=trump, privileged=privileged))
 
     def result(self) -> DealResult:
         delta = self.stakes(self.outcome, self.winning_side)
