@@ -36,7 +36,6 @@ from osteria.cards import (
     ITALIAN_40,
     RANKS,
     RANKS_40,
-    SUIT_MASK,
     SUITS,
     VENETA_52,
     card,
@@ -45,8 +44,8 @@ from osteria.cards import (
     suit_of,
 )
 from osteria.engine import Deal, DealResult, IllegalAction, RulesError, parse_cards
-from osteria.i18n import AtSeat, OfSuit, Reason
-from osteria.rules.sancagna import card_points, required, trick_winner
+from osteria.i18n import Reason
+from osteria.rules.sancagna import card_points, card_refusal, required, trick_winner
 from osteria.rules.tressette_family import LAST_TRICK_THIRDS, ORDER, THIRDS, TrickDeal, rounded_points, thirds_of
 
 Hands = tuple[tuple[int, ...], ...]
@@ -241,14 +240,8 @@ class MiniSancagnaDeal(Deal):
         seat = self.to_move
         if seat is None:
             return Reason("the deal is over")
-        name, hand, who = CARD_STRINGS[action], self.hands[seat], AtSeat(seat)
-        if not hand >> action & 1:
-            return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=name)
-        led = self.trick[0] // 13
-        if hand & SUIT_MASK[led]:
-            return Reason("{who} must answer the suit led: {card} is not {suit}", who=who, card=name, suit=OfSuit(led))
-        return Reason("{who} must trump with {trump}, having no {suit}", who=who, suit=OfSuit(led),
-                      trump=OfSuit(self.trump))
+        led = self.trick[0] // 13 if self.trick else action // 13
+        return card_refusal(self.hands[seat], seat, action, led, self.trump)
 
     def perform(self, seat: int, action: int) -> None:
         self.hands[seat] ^= 1 << action

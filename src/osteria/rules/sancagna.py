@@ -88,6 +88,17 @@ def required(hand: int, led: int, trump: int) -> int:
     return hand & SUIT_MASK[led] or hand & SUIT_MASK[trump] or hand
 
 
+def card_refusal(hand: int, seat: int, card: int, led: int, trump: int) -> Reason:
+    """Why ``seat`` may not play ``card`` to a trick led in ``led``: not held, or against
+    "rispondi o taglia"."""
+    name, who = CARD_STRINGS[card], AtSeat(seat)
+    if not hand >> card & 1:
+        return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=name)
+    if hand & SUIT_MASK[led]:
+        return Reason("{who} must answer the suit led: {card} is not {suit}", who=who, card=name, suit=OfSuit(led))
+    return Reason("{who} must trump with {trump}, having no {suit}", who=who, suit=OfSuit(led), trump=OfSuit(trump))
+
+
 def suits_lacked(led: int, c: int, trump: int) -> int:
     """The suits (a bitmask, suit s as 1 << s) that a player who keeps to the rule shows he
     lacks by playing card ``c`` to a trick led in ``led``: not answering shows a void in the
@@ -288,14 +299,8 @@ class SancagnaDeal(Deal):
                 return Reason("cenno {word!r}: {who} cannot make it twice in one deal", word=word, who=who)
             return Reason("cenno {word!r}: it would not be true: {who} cannot make it without the card",
                           word=word, who=who)
-        name, hand = CARD_STRINGS[action], self.hands[seat]
-        if not hand >> action & 1:
-            return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=name)
-        led = self.trick[0] // 13
-        if hand & SUIT_MASK[led]:
-            return Reason("{who} must answer the suit led: {card} is not {suit}", who=who, card=name, suit=OfSuit(led))
-        return Reason("{who} must trump with {trump}, having no {suit}", who=who, suit=OfSuit(led),
-                      trump=OfSuit(self.trump))
+        led = self.trick[0] // 13 if self.trick else action // 13
+        return card_refusal(self.hands[seat], seat, action, led, self.trump)
 
     # -- playing ---------------------------------------------------------------------------------
 
