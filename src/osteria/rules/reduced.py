@@ -101,15 +101,6 @@ class MiniTressetteDeal(TrickDeal):
         self.hands = [mask_of(hand) for hand in hands]
         self.setup_play(0, mask_of(set_aside))
 
-    def legal(self) -> list[int]:
-        return [] if self.to_move is None else self.playable_cards()
-
-    def why_illegal(self, action: int) -> Reason:
-        return self.card_problem(action) or Reason("{card} cannot be played now", card=CARD_STRINGS[action])
-
-    def perform(self, seat: int, action: int) -> None:
-        self.play_card(action)
-
     def unlisted_action(self, text: str) -> int:
         # Only a word that names no card of the 40-card deck reaches here: say what a card is.
         parse_cards(text.split() or [text], text)

@@ -98,15 +98,6 @@ class TraversoneDeal(TrickDeal):
         self.setup_play(leader, mask_of(leftover))
         self.history: list[tuple[int, int]] = []
 
-    def legal(self) -> list[int]:
-        return [] if self.to_move is None else self.playable_cards()
-
-    def why_illegal(self, action: int) -> Reason:
-        return self.card_problem(action) or Reason("{card} cannot be played now", card=CARD_STRINGS[action])
-
-    def perform(self, seat: int, action: int) -> None:
-        self.play_card(action)
-
     def unlisted_action(self, text: str) -> int:
         words = text.split()
         if len(words) != 1:

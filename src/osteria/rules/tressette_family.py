@@ -111,6 +111,17 @@ class TrickDeal(Deal):
         self.last_taker: int | None = None
         self.last_trick: tuple[int, tuple[int, ...], int] | None = None  # leader, cards, taker
 
+    # A deal that is its card play alone (Traversone, the reduced games): its actions are the
+    # cards; a deal with more (Calabresella's bidding) answers these itself.
+    def legal(self) -> list[int]:
+        return [] if self.to_move is None else self.playable_cards()
+
+    def why_illegal(self, action: int) -> Reason:
+        return self.card_problem(action) or Reason("{card} cannot be played now", card=CARD_STRINGS[action])
+
+    def perform(self, seat: int, action: int) -> None:
+        self.play_card(action)
+
     def playable_cards(self) -> list[int]:
         assert self.to_move is not None
         return cards_of(playable(self.hands[self.to_move], self.trick))
