@@ -887,3 +887,12 @@ def test_every_command_and_argument_says_what_it_is(capsys: pytest.CaptureFixtur
     assert "random, heuristic, ismcts, pimc" in shown and "random, ..." not in shown
     assert main(["games"]) == 0
     assert "traversone (3, 4, 5, 6 players, 4 by default)" in capsys.readouterr().out
+
+
+def test_python_dash_m_osteria_is_the_osteria_command(tmp_path: Path) -> None:
+    shown = subprocess.run([sys.executable, "-m", "osteria", "--version"], capture_output=True, text=True)
+    assert shown.returncode == 0 and shown.stdout.strip() == f"osteria {osteria.__version__}"
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("not a record\n", encoding="utf-8")
+    refused = subprocess.run([sys.executable, "-m", "osteria", "replay", str(broken)], capture_output=True, text=True)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr and "broken.jsonl" in refused.stderr
