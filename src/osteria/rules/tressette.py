@@ -85,10 +85,19 @@ def accuso_named(text: str) -> Accuso | None:
     return None if index is None else ACCUSI[index]
 
 
-def accusi_in(hand: int) -> list[int]:
+ACCUSO_CARDS = sum(FOUR_MASK.values())  # the aces, twos and threes
+_ACCUSI_OF: dict[int, tuple[int, ...]] = {}  # by a hand's aces, twos and threes; filled as met
+
+
+def accusi_in(hand: int) -> tuple[int, ...]:
     """The accusi a hand can declare."""
-    return [i for i, a in enumerate(ACCUSI)
-            if hand & a.mask == a.mask and not (a.kind == "tris" and hand & FOUR_MASK[a.rank] == FOUR_MASK[a.rank])]
+    held = hand & ACCUSO_CARDS
+    found = _ACCUSI_OF.get(held)
+    if found is None:
+        found = _ACCUSI_OF[held] = tuple(
+            i for i, a in enumerate(ACCUSI)
+            if held & a.mask == a.mask and not (a.kind == "tris" and held & FOUR_MASK[a.rank] == FOUR_MASK[a.rank]))
+    return found
 
 
 # -- signals (segni) ----------------------------------------------------------------------------
@@ -125,6 +134,20 @@ def sud_statement(holding: int, suit: int) -> int | None:
         return SIGNAL_INDEX[f"ho_{held[0]}"]
     n = (holding & SUIT_MASK[suit]).bit_count()
     return SIGNAL_INDEX[ORDINALS[n - 2]] if n >= 2 else None
+
+
+def _suit_leads(segni: str, holding: int, suit: int) -> tuple[int, ...]:
+    """The leads of one suit's holding, each card with the signals it may carry."""
+    cards = suit_cards(holding, suit)
+    if segni == "nord":
+        length = _STRISCIO if len(cards) > 1 else _VOLO
+        return tuple(a for c in cards for a in (c, c + SIGNAL_STRIDE * _BUSSO, c + SIGNAL_STRIDE * length))
+    words = [w for w in (sud_statement(holding, suit), _VOLO if len(cards) == 1 else None) if w]
+    return tuple(a for c in cards for a in (c, *(c + SIGNAL_STRIDE * w for w in words)))
+
+
+# The leads of each suit's holding, by segni, keyed by suit << 13 | holding; filled as met.
+SUIT_LEADS: dict[str, dict[int, tuple[int, ...]]] = {"nord": {}, "sud": {}}
 
 
 # -- the action strings ---------------------------------------------------------------------------
@@ -227,34 +250,35 @@ class TressetteDeal(Deal):
         if seat is None:
             return []
         hand = self.hands[seat]
-        actions = cards_of(playable(hand, self.trick)) if self.trick else self._leads(hand)
+        trick = self.trick
+        # Following: the suit led while the hand holds it, else any card.
+        actions = (list(suit_cards(hand, trick[0] // 13)) or cards_of(hand)) if trick else self._leads(hand)
         if self.tricks_done == 0:
-            declared = {i for s, i in self.accusi if s == seat}
-            actions += [ACCUSO_BASE + i for i in accusi_in(hand) if i not in declared]
+            held = accusi_in(hand)
+            if held:
+                declared = {i for s, i in self.accusi if s == seat}
+                actions += [ACCUSO_BASE + i for i in held if i not in declared]
         return actions
 
     def _leads(self, hand: int) -> list[int]:
         segni = self.segni
         if segni == "muto":
             return cards_of(hand)
+        # A suit's leads depend on its holding alone, so each holding's are worked out once.
+        unled = SUIT_LEADS[segni]
+        led = self.suits_led if segni == "sud" else 0  # sud: statements only on a suit not yet led
         actions: list[int] = []
         for suit in range(4):
-            cards = suit_cards(hand, suit)
-            if not cards:
+            holding = (hand >> (13 * suit)) & 0x1FFF
+            if not holding:
                 continue
-            if segni == "nord":
-                length = _STRISCIO if len(cards) > 1 else _VOLO
-                for c in cards:
-                    actions += (c, c + SIGNAL_STRIDE * _BUSSO, c + SIGNAL_STRIDE * length)
+            if led >> suit & 1:
+                actions += suit_cards(hand, suit)
                 continue
-            # sud: statements only on a suit not yet led in this deal
-            if self.suits_led >> suit & 1:
-                actions += cards
-                continue
-            words = [w for w in (sud_statement(hand, suit), _VOLO if len(cards) == 1 else None) if w]
-            for c in cards:
-                actions.append(c)
-                actions += [c + SIGNAL_STRIDE * w for w in words]
+            leads = unled.get(suit << 13 | holding)
+            if leads is None:
+                leads = unled[suit << 13 | holding] = _suit_leads(segni, hand & SUIT_MASK[suit], suit)
+            actions += leads
         return actions
 
     def why_illegal(self, action: int) -> Reason:
