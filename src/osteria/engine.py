@@ -195,6 +195,15 @@ class Deal(ABC):
         """The osteria/1 string of an action."""
         return self.action_strings[action]
 
+    def action_strs(self, actions: Sequence[Action]) -> list[str]:
+        """The osteria/1 strings of several actions: looked up in the table while they are all in
+        it, which is what ``action_str`` does for a listed action."""
+        strings = self.action_strings
+        try:
+            return [strings[a] for a in actions]
+        except (KeyError, IndexError):
+            return [self.action_str(a) for a in actions]
+
     def parse_action(self, text: str) -> Action:
         """The action of a string; IllegalAction if it names no action of this game."""
         action = self.action_numbers.get(text)
@@ -485,8 +494,9 @@ class Match:
             raise RulesError(f"seat {self._next_dealer} deals now, not seat {dealer}")
         if hands is None:
             hands, stock = self.game.deal_cards(self._rng)
+        else:  # cards from outside; the game's own deal needs no check
+            self.game.check_deal(hands, stock or {})
         stock = dict(stock or {})
-        self.game.check_deal(hands, stock)
         deal = self.game.new_deal(len(self.deals), dealer, hands, stock, self.results)
         self.deals.append(DealRecord(dealer, [sorted(h) for h in hands],
                                      {role: list(cards) for role, cards in stock.items()}, deal))
@@ -607,8 +617,7 @@ class Match:
         deal = self.deal
         if deal is None:
             return []
-        action_str = deal.action_str
-        return [action_str(a) for a in self._legal_ints()]
+        return deal.action_strs(self._legal_ints())
 
     def play(self, action: str) -> None:
         """Play one action of the seat to move; IllegalAction, saying why, if the rules forbid it."""
@@ -622,12 +631,15 @@ class Match:
         a = deal.parse_action(action)
         if a not in self._legal_ints():
             raise IllegalAction(deal.why_illegal(a))
-        self.apply(a)
+        self._apply_to(deal, a)
 
     def apply(self, action: int) -> None:
         """Play an integer action known to be legal (the fast path of ``play``)."""
         deal = self.deal
         assert deal is not None and deal.to_move is not None, "no deal in progress"
+        self._apply_to(deal, action)
+
+    def _apply_to(self, deal: Deal, action: int) -> None:
         deal.apply(action)
         self._legal = None
         if deal.over:
