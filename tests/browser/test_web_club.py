@@ -48,7 +48,11 @@ def test_sign_up_sign_in_and_the_ladder(browser: Browser, tmp_path: Path) -> Non
         players = page.locator("#ladder-list li").evaluate_all("items => items.map(i => i.dataset.player)")
         assert sorted(players) == ["Lucia", "bot:facile"]
         assert players == [row["player"] for row in server.get("/api/ladder/traversone")["ladder"]]
-        expect(page.locator('#ladder-list li[data-player="Lucia"]')).to_contain_text("(1 matches)")
+        expect(page.locator('#ladder-list li[data-player="Lucia"]')).to_contain_text("(1 match)")
+        expect(page.locator('#ladder-list li[data-player="bot:facile"] a')).to_have_count(0)
         page.select_option("#ladder-game", "tressette")
         expect(page.locator("#ladder-none")).to_be_visible()
+        page.select_option("#ladder-game", "traversone")
+        page.locator('#ladder-list li[data-player="Lucia"] a').click()  # her name leads to her matches
+        page.wait_for_url(f"{server.base}/players/Lucia")
         context.close()

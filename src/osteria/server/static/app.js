@@ -320,8 +320,11 @@ async function refreshLadder() {
   $("ladder-list").replaceChildren(...ladder.ladder.map((row) => {
     const item = node("li");
     item.dataset.player = row.player;
-    item.append(node("strong", "", row.player),
-      node("span", "muted", t("rating", { ordinal: row.ordinal.toFixed(1), matches: row.matches })));
+    // A person's name leads to his matches; a level of the bots has no page.
+    const name = node(row.bot ? "strong" : "a", "", row.player);
+    if (!row.bot) name.href = `/players/${encodeURIComponent(row.player)}`;
+    item.append(name, node("span", "muted",
+      t(row.matches === 1 ? "rating_one" : "rating", { ordinal: row.ordinal.toFixed(1), matches: row.matches })));
     return item;
   }));
 }
