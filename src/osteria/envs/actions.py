@@ -49,6 +49,10 @@ class ActionSpace:
         """The seat's vector, with the words it has chosen so far of the action it is choosing."""
         raise NotImplementedError
 
+    def show_chosen(self, vector: Vector, chosen: Sequence[str]) -> None:
+        """Write the words chosen so far into a vector of :attr:`observation_size` that holds the
+        encoding's vector (a space of whole actions has none to show)."""
+
     def mask(self, legal: Sequence[str], chosen: Sequence[str] = ()) -> Mask:
         """1 at each step that can go on to a legal action after ``chosen``."""
         raise NotImplementedError
@@ -135,6 +139,7 @@ class StepActions(ActionSpace):
         self._done = self._index[DONE]
         self._cards = set(enc.card_index)
         self._parts: dict[str, tuple[Part, ...]] = {}
+        self._firsts: dict[str, tuple[str, ...]] = {}
         self._recent: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[set[str], list[str]]] = {}
         super().__init__(enc, [Block("choosing", (len(enc.parts),),
                                      "the words chosen so far of the action the seat is choosing")],
@@ -157,6 +162,14 @@ class StepActions(ActionSpace):
         if parts is None:
             parts = self._parts[action] = self.parts(action.split())
         return parts
+
+    def _first(self, action: str) -> tuple[str, ...]:
+        """The words an action's spelling may begin with."""
+        first = self._firsts.get(action)
+        if first is None:
+            part = self._parts_of(action)[0]
+            first = self._firsts[action] = tuple(part) if isinstance(part, frozenset) else (part,)
+        return first
 
     def _after(self, action: str, have: tuple[Part, ...]) -> set[str] | None:
         """The words that may follow ``have`` (the parts chosen) in spelling ``action``: empty
@@ -193,10 +206,15 @@ class StepActions(ActionSpace):
         return found
 
     def _continue(self, legal: Sequence[str], chosen: Sequence[str]) -> tuple[set[str], list[str]]:
+        if not chosen:  # every action has a first part, and none is whole before it
+            return {word for action in legal for word in self._first(action)}, []
         have = self.parts(chosen)
         following: set[str] = set()
         complete = []
+        first, begins = chosen[0], self._first
         for action in legal:
+            if first not in begins(action):  # the quick test that leaves out most
+                continue
             after = self._after(action, have)
             if after is None:
                 continue
@@ -214,15 +232,19 @@ class StepActions(ActionSpace):
         vector = np.zeros(self.observation_size, np.float32)
         size = self.encoding.observation_size
         vector[:size] = self.encoding.observe(observation)
+        self.show_chosen(vector, chosen)
+        return vector
+
+    def show_chosen(self, vector: Vector, chosen: Sequence[str]) -> None:
+        size = self.encoding.observation_size
         for word in chosen:
             vector[size + self._index[word]] = 1
-        return vector
 
     def mask(self, legal: Sequence[str], chosen: Sequence[str] = ()) -> Mask:
         mask = np.zeros(self.size, np.int8)
         following, complete = self._continuations(legal, chosen)
-        for word in following:
-            mask[self._index[word]] = 1
+        index = self._index
+        mask[[index[word] for word in following]] = 1
         if complete and following:
             mask[self._done] = 1
         return mask
