@@ -30,9 +30,11 @@ Deal = Any  # each game's own deal class: the live fillers read its attributes
 class SeatPlanes:
     """One seat's blocks that its history makes, for the deal in progress."""
 
-    def __init__(self, deal: Deal, planes: Vector) -> None:
+    def __init__(self, deal: Deal, planes: Vector, rel: list[int], sizes: list[float]) -> None:
         self.deal = deal
         self.planes = planes
+        self.rel = rel  # each seat counted from this one
+        self.sizes = sizes  # the hand_sizes value of each number of cards
         self.seen = 0  # history entries taken so far
         self.flags: set[str] = set()  # what a game's filler has noted once (a forgetting done)
         self.scanned = 0  # history entries a game's update has looked at
@@ -63,6 +65,9 @@ class LiveEncoding:
         self.encoding = encoding
         self.room = room  # zeros after the encoding's vector, for what a caller adds to it
         self._spec = LIVE_SPECS[encoding.game]
+        n = encoding.seats
+        self._rel = [[(seat - me) % n for seat in range(n)] for me in range(n)]
+        self._sizes = [min(k / encoding.max_hand, 2.0) for k in range(len(encoding.deck_position) + 1)]
         self.follow(match)
         # What a history entry sets depends only on the text the seat saw and on who acted,
         # counted from the seat: the places it sets are kept by those two.
@@ -92,7 +97,11 @@ class LiveEncoding:
         if kept is None or kept.deal is not deal:
             planes = np.zeros(e.observation_size + self.room, np.float32)
             spec.constant(e, planes, deal, seat)
-            kept = self._seats[seat] = SeatPlanes(deal, planes)
+            kept = self._seats[seat] = SeatPlanes(deal, planes, self._rel[seat], self._sizes)
+            # The totals change only as a deal ends.
+            totals: dict[int, float] = {}
+            _totals(e, totals, match, kept)
+            planes[list(totals)] = list(totals.values())
         history = deal.history
         if kept.seen < len(history):
             text, marks, n = spec.text, self._marks, e.seats
@@ -114,38 +123,43 @@ class LiveEncoding:
         ones: list[int] = []
         values: dict[int, float] = {}
         spec.state(e, ones, values, match, deal, seat, kept)
-        v[ones] = 1
-        if values:
-            v[list(values)] = list(values.values())
+        v[ones + list(values)] = [1.0] * len(ones) + list(values.values())
         return v
 
 
 # -- what every trick game's state shows -------------------------------------------------------
 
-def _common_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, me: int, hand: int,
-                  hands: list[int], leader: int | None, trick: list[int], last_winner: int | None, tricks: int) -> None:
+def _totals(e: Encoding, values: dict[int, float], match: Match, kept: SeatPlanes) -> None:
+    base, scale, rel = e.offsets["totals"], e.total_scale, kept.rel
+    for seat, total in enumerate(match.totals()):
+        values[base + rel[seat]] = min(max(total / scale, -10.0), 10.0)
+
+
+def _common_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, kept: SeatPlanes,
+                  hand: int, hands: list[int], leader: int | None, trick: list[int], last_winner: int | None,
+                  tricks: int) -> None:
     """The common blocks but ``played`` and ``dealer``: the seat's hand, the trick and who led
-    it, the hand sizes, the seat to move, the last trick's winner, tricks played, totals."""
-    n, d, o, at = e.seats, e.deck_size, e.offsets, e.deck_position
+    it, the hand sizes, the seat to move, the last trick's winner, tricks played, and the
+    totals once the deal is over (the kept planes have them until then)."""
+    n, d, o, at, rel = e.seats, e.deck_size, e.offsets, e.deck_position, kept.rel
     base = o["hand"]
     ones += [base + at[c] for c in cards_of(hand)]
     if leader is not None:
         base = o["trick"]
         for i, c in enumerate(trick):
-            ones.append(base + (leader + i - me) % n * d + at[c])
-        ones.append(o["trick_leader"] + (leader - me) % n)
-    base = o["hand_sizes"]
+            ones.append(base + rel[(leader + i) % n] * d + at[c])
+        ones.append(o["trick_leader"] + rel[leader])
+    base, sizes = o["hand_sizes"], kept.sizes
     for seat, h in enumerate(hands):
-        values[base + (seat - me) % n] = min(h.bit_count() / e.max_hand, 2.0)
+        values[base + rel[seat]] = sizes[h.bit_count()]
     to_move = match.to_move
     if to_move is not None:
-        ones.append(o["to_move"] + (to_move - me) % n)
+        ones.append(o["to_move"] + rel[to_move])
+    else:
+        _totals(e, values, match, kept)
     if last_winner is not None:
-        ones.append(o["last_trick_winner"] + (last_winner - me) % n)
+        ones.append(o["last_trick_winner"] + rel[last_winner])
     values[o["tricks_played"]] = min(tricks / e.max_tricks, 1.0)
-    base, scale = o["totals"], e.total_scale
-    for seat, total in enumerate(match.totals()):
-        values[base + (seat - me) % n] = min(max(total / scale, -10.0), 10.0)
 
 
 def _dealer(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
@@ -187,7 +201,7 @@ def _tressette_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
 def _tressette_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
                   kept: SeatPlanes) -> None:
     n, d, o, at = e.seats, e.deck_size, e.offsets, e.deck_position
-    _common_state(e, ones, values, match, me, deal.hands[me], deal.hands, deal.leader, deal.trick,
+    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   _winner(deal.last_trick), deal.tricks_done)
     for seat in deal.morto:
         if seat != me:
@@ -208,7 +222,7 @@ def _traversone_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
 def _traversone_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
                       kept: SeatPlanes) -> None:
     n, o = e.seats, e.offsets
-    _common_state(e, ones, values, match, me, deal.hands[me], deal.hands, deal.leader, deal.trick,
+    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   _winner(deal.last_trick), deal.tricks_done)
     base = o["thirds"]
     for seat, thirds in enumerate(deal.taken):
@@ -248,7 +262,7 @@ def _thirds_summed(count: int) -> float:
 def _sancagna_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
                     kept: SeatPlanes) -> None:
     n, o = e.seats, e.offsets
-    _common_state(e, ones, values, match, me, deal.hands[me], deal.hands, deal.leader, deal.trick,
+    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   _winner(deal.last_trick), deal.tricks_done)
     if deal.caller is not None:
         ones.append(o["calling"] + (deal.caller - me) % n)
@@ -289,7 +303,7 @@ def _quattrigghiu_state(e: Encoding, ones: list[int], values: dict[int, float], 
     n, o, at = e.seats, e.offsets, e.deck_position
     tricks = deal.tricks
     shown = tricks[FORGOTTEN:] if len(tricks) >= FORGOTTEN else tricks
-    _common_state(e, ones, values, match, me, deal.hands[me], deal.hands, deal.leader, deal.trick,
+    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   shown[-1][2] if shown else None, len(tricks))
     ones.append(o["phase"] + enc_module.QUATTRIGGHIU_PHASES.index(deal.phase))
     if deal.caller >= 0:
@@ -329,7 +343,7 @@ def _calabresella_note(e: Encoding, v: Vector, deal: Deal, me: int, kept: SeatPl
 def _calabresella_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
                         kept: SeatPlanes) -> None:
     n, o, at = e.seats, e.offsets, e.deck_position
-    _common_state(e, ones, values, match, me, deal.hands[me], deal.hands, deal.leader, deal.trick,
+    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   _winner(deal.last_trick), deal.tricks_done)
     ones.append(o["phase"] + enc_module.CALABRESELLA_PHASES.index(deal.phase))
     if deal.contract is not None:

@@ -116,6 +116,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         self.chosen: list[str] = []  # the words the selected agent has chosen of its action so far
         # The deciding seat's legal actions, by their words, until the engine plays one.
         self._legal: dict[str, int] | None = None
+        self._words: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -146,7 +147,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         assert self.match is not None
         decider = self.match.decider
         assert decider is not None
-        self.agent_selection = agent_name(decider)
+        self.agent_selection = self.possible_agents[decider]
 
     def legal(self) -> dict[str, int]:
         """The deciding seat's legal actions now: each word with the engine's action."""
@@ -156,6 +157,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             deal = match.deal
             self._legal = ({} if match.decider is None or deal is None
                            else {deal.action_str(a): a for a in deal.legal()})
+            self._words = list(self._legal)
         return self._legal
 
     def observe(self, agent: str) -> dict[str, Vector | Mask]:
@@ -166,7 +168,8 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             return {"observation": vector, "action_mask": np.zeros(self.actions.size, np.int8)}
         # The words chosen so far are the selected agent's own: no other seat sees them.
         self.actions.show_chosen(vector, self.chosen)
-        return {"observation": vector, "action_mask": self.actions.mask(list(self.legal()), self.chosen)}
+        self.legal()
+        return {"observation": vector, "action_mask": self.actions.mask(self._words, self.chosen)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -177,11 +180,11 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         assert match is not None and action is not None
         legal = self.legal()
         try:
-            self.chosen, word = self.actions.choose(list(legal), self.chosen, int(action))
+            self.chosen, word = self.actions.choose(self._words, self.chosen, int(action))
         except ValueError as exc:
             raise ValueError(f"{agent} cannot play that: {exc}") from None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         if word is not None:  # the action is whole: the engine plays it (else the agent goes on choosing)
             self._play(match, agent, legal[word])
         self._accumulate_rewards()
