@@ -140,6 +140,7 @@ class StepActions(ActionSpace):
         self._cards = set(enc.card_index)
         self._parts: dict[str, tuple[Part, ...]] = {}
         self._firsts: dict[str, tuple[str, ...]] = {}
+        self._alone: dict[tuple[str, ...], set[str]] = {}
         self._recent: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[set[str], list[str]]] = {}
         super().__init__(enc, [Block("choosing", (len(enc.parts),),
                                      "the words chosen so far of the action the seat is choosing")],
@@ -224,6 +225,22 @@ class StepActions(ActionSpace):
                 complete.append(action)
         return following, complete
 
+    def _whole_at_once(self, legal: Sequence[str]) -> set[str]:
+        """The legal actions of one word that no other legal action begins with: each is whole
+        at its first step (a card where no signal may go with it)."""
+        key = tuple(legal)
+        found = self._alone.get(key)
+        if found is None:
+            begun: dict[str, int] = {}
+            for action in legal:
+                for word in self._first(action):
+                    begun[word] = begun.get(word, 0) + 1
+            found = self._alone[key] = {action for action in legal if begun.get(action) == 1
+                                        and len(self._parts_of(action)) == 1 and self._first(action) == (action,)}
+            if len(self._alone) > 4:
+                del self._alone[next(iter(self._alone))]
+        return found
+
     def reachable(self, legal: Sequence[str], chosen: Sequence[str]) -> list[str]:
         have = self.parts(chosen)
         return [action for action in legal if self._after(action, have) is not None]
@@ -256,6 +273,8 @@ class StepActions(ActionSpace):
         word = self.words[index] if 0 <= index < self._done else None
         if word is None or word not in following:
             raise self._refuse(index, chosen)
+        if not chosen and word in self._whole_at_once(legal):
+            return [], word
         # The cards of a run in the deck's order: one list of words for each choice so far.
         now = [w for part in self.parts([*chosen, word])
                for w in (sorted(part, key=self._index.__getitem__) if isinstance(part, frozenset) else (part,))]

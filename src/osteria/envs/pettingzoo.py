@@ -117,6 +117,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         # The deciding seat's legal actions, by their words, until the engine plays one.
         self._legal: dict[str, int] | None = None
         self._words: list[str] = []
+        self._decider: int | None = None  # the seat that decides now (match.decider), None once over
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -145,7 +146,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
 
     def _select_decider(self) -> None:
         assert self.match is not None
-        decider = self.match.decider
+        decider = self._decider = self.match.decider
         assert decider is not None
         self.agent_selection = self.possible_agents[decider]
 
@@ -155,7 +156,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             match = self.match
             assert match is not None
             deal = match.deal
-            self._legal = ({} if match.decider is None or deal is None
+            self._legal = ({} if self._decider is None or deal is None
                            else {deal.action_str(a): a for a in deal.legal()})
             self._words = list(self._legal)
         return self._legal
@@ -164,7 +165,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         assert self.match is not None, "reset() the environment first"
         seat = self._seat_of[agent]
         vector = self.live.vector(seat)
-        if agent != self.agent_selection or self.match is None or self.match.decider != seat:
+        if agent != self.agent_selection or self._decider != seat:
             return {"observation": vector, "action_mask": np.zeros(self.actions.size, np.int8)}
         # The words chosen so far are the selected agent's own: no other seat sees them.
         self.actions.show_chosen(vector, self.chosen)
@@ -195,6 +196,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         deals = len(match.results)
         match.apply(action)
         self._legal = None
+        self._decider = match.decider
         if len(match.results) > deals:
             for seat, reward in enumerate(deal_rewards(match, self.reward)):
                 self.rewards[agent_name(seat)] = reward
