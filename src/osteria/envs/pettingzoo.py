@@ -3,7 +3,8 @@
 Agents are ``seat_0`` ... ``seat_{n-1}``. The agent selected is the seat that decides (a
 Tressette dummy's partner decides for the dummy, from its own observation, which shows the
 dummy's hand). An observation is ``{"observation": vector, "action_mask": mask}`` from
-:mod:`osteria.envs.encoding`; the mask is all zeros for a seat that is not to decide. Actions
+:mod:`osteria.envs.encoding`, written from the engine's state by :mod:`osteria.envs.live`, a
+new array at each call; the mask is all zeros for a seat that is not to decide. Actions
 are spelled a word a step by default (:mod:`osteria.envs.actions`: a scarto is four steps of
 one card), the deciding seat staying selected until its action is whole; ``actions="whole"``
 makes each action one step of the encoding's flat space. Rewards
