@@ -4,9 +4,10 @@ as indices of a fixed action space.
 One :class:`Encoding` serves one game, number of seats and set of options. It reads only a
 seat's observation (``Match.observation(seat)``, plain JSON), so a tensor can carry no more
 than the seat may know; :mod:`osteria.envs.live` writes the same vectors from the engine's
-state for the environments, a test holding the two equal. Seats are encoded relative to the observing seat: position ``k`` of a
-per-seat block is the seat ``k`` places after it in playing order (0: itself). Cards are
-indexed in the deck's canonical order (suits d c s b, ranks A to R; 40 or 52 cards).
+state for the environments, a test holding the two equal. Seats are encoded relative to
+the observing seat: position ``k`` of a per-seat block is the seat ``k`` places after it in
+playing order (0: itself). Cards are indexed in the deck's canonical order (suits d c s b,
+ranks A to R; 40 or 52 cards).
 
 The action space lists every action word of the game in the order of the rules module's own
 action numbering; Calabresella's discards at three ("scarto" and four cards, one of
