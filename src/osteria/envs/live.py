@@ -5,9 +5,12 @@ with it: what the environments hand out at every step.
 engine builds afresh (its whole history as strings) at each call. :class:`LiveEncoding` gives
 the same vector, bit for bit, at a fraction of the cost: each seat's history-made blocks
 (cards played, signals, accusi, words said) take each action once, as the seat sees it, and
-the rest is written from the deal's current state. What each game shows a seat is its rules
-module's (the same hooks as its observation); a test compares both encodings over many random
-deals of every game, so the live one can show no more than the observation does.
+the rest is written from the deal's current state. Where a rules module says what a seat saw
+of an action (Tressette's ``seen_action``, Sancagna's ``_seen``) the live fillers ask it; the
+other conditions of an observation (Calabresella's widow and secret partner, Quattrigghiu's
+aiuto and forgotten basi) are restated here beside it, and a test compares both encodings at
+every step of random matches of every game, so the live one shows no more than the
+observation does.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ Deal = Any  # each game's own deal class: the live fillers read its attributes
 
 
 class SeatPlanes:
-    """One seat's blocks that its history makes, for the deal in progress."""
+    """What is kept of one seat's vector for the deal in progress: the blocks written once a
+    deal and those its history makes so far."""
 
     def __init__(self, deal: Deal, planes: Vector, rel: list[int], sizes: list[float]) -> None:
         self.deal = deal
