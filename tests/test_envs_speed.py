@@ -29,3 +29,19 @@ def test_the_report_gives_each_layers_overhead_against_the_engine() -> None:
     assert [line.split()[:2] for line in lines[1:]] == [["quattrigghiu", layer]
                                                         for layer in ("engine", "pettingzoo", "openspiel")]
     assert lines[1].endswith("1.0x")
+
+
+def test_the_layers_take_turns_and_each_gives_its_median_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    from osteria.envs import speed
+
+    turns: list[str] = []
+    rates = iter([1.0, 10.0, 100.0, 3.0, 30.0, 300.0, 2.0, 20.0, 200.0])
+
+    def timed(layer: str, deals: list[speed.Played], replay: speed.Replay, seconds: float) -> speed.LayerSpeed:
+        turns.append(layer)
+        return speed.LayerSpeed(layer, int(next(rates) * 10), 10.0)
+
+    monkeypatch.setattr(speed, "_timed", timed)
+    speeds = speed.layer_speeds("traversone", 4, seconds=0.0, deals=1, rounds=3)
+    assert turns == ["engine", "pettingzoo", "openspiel"] * 3
+    assert [s.steps_per_s for s in speeds] == [2.0, 20.0, 200.0]

@@ -49,6 +49,10 @@ class ActionSpace:
         """The seat's vector, with the words it has chosen so far of the action it is choosing."""
         raise NotImplementedError
 
+    def show_chosen(self, vector: Vector, chosen: Sequence[str]) -> None:
+        """Write the words chosen so far into a vector of :attr:`observation_size` that holds the
+        encoding's vector (a space of whole actions has none to show)."""
+
     def mask(self, legal: Sequence[str], chosen: Sequence[str] = ()) -> Mask:
         """1 at each step that can go on to a legal action after ``chosen``."""
         raise NotImplementedError
@@ -135,6 +139,8 @@ class StepActions(ActionSpace):
         self._done = self._index[DONE]
         self._cards = set(enc.card_index)
         self._parts: dict[str, tuple[Part, ...]] = {}
+        self._firsts: dict[str, tuple[str, ...]] = {}
+        self._alone: dict[tuple[str, ...], set[str]] = {}
         self._recent: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[set[str], list[str]]] = {}
         super().__init__(enc, [Block("choosing", (len(enc.parts),),
                                      "the words chosen so far of the action the seat is choosing")],
@@ -157,6 +163,14 @@ class StepActions(ActionSpace):
         if parts is None:
             parts = self._parts[action] = self.parts(action.split())
         return parts
+
+    def _first(self, action: str) -> tuple[str, ...]:
+        """The words an action's spelling may begin with."""
+        first = self._firsts.get(action)
+        if first is None:
+            part = self._parts_of(action)[0]
+            first = self._firsts[action] = tuple(part) if isinstance(part, frozenset) else (part,)
+        return first
 
     def _after(self, action: str, have: tuple[Part, ...]) -> set[str] | None:
         """The words that may follow ``have`` (the parts chosen) in spelling ``action``: empty
@@ -193,10 +207,15 @@ class StepActions(ActionSpace):
         return found
 
     def _continue(self, legal: Sequence[str], chosen: Sequence[str]) -> tuple[set[str], list[str]]:
+        if not chosen:  # every action has a first part, and none is whole before it
+            return {word for action in legal for word in self._first(action)}, []
         have = self.parts(chosen)
         following: set[str] = set()
         complete = []
+        first, begins = chosen[0], self._first
         for action in legal:
+            if first not in begins(action):  # the quick test that leaves out most
+                continue
             after = self._after(action, have)
             if after is None:
                 continue
@@ -206,6 +225,22 @@ class StepActions(ActionSpace):
                 complete.append(action)
         return following, complete
 
+    def _whole_at_once(self, legal: Sequence[str]) -> set[str]:
+        """The legal actions of one word that no other legal action begins with: each is whole
+        at its first step (a card where no signal may go with it)."""
+        key = tuple(legal)
+        found = self._alone.get(key)
+        if found is None:
+            begun: dict[str, int] = {}
+            for action in legal:
+                for word in self._first(action):
+                    begun[word] = begun.get(word, 0) + 1
+            found = self._alone[key] = {action for action in legal if begun.get(action) == 1
+                                        and len(self._parts_of(action)) == 1 and self._first(action) == (action,)}
+            if len(self._alone) > 4:
+                del self._alone[next(iter(self._alone))]
+        return found
+
     def reachable(self, legal: Sequence[str], chosen: Sequence[str]) -> list[str]:
         have = self.parts(chosen)
         return [action for action in legal if self._after(action, have) is not None]
@@ -214,15 +249,19 @@ class StepActions(ActionSpace):
         vector = np.zeros(self.observation_size, np.float32)
         size = self.encoding.observation_size
         vector[:size] = self.encoding.observe(observation)
+        self.show_chosen(vector, chosen)
+        return vector
+
+    def show_chosen(self, vector: Vector, chosen: Sequence[str]) -> None:
+        size = self.encoding.observation_size
         for word in chosen:
             vector[size + self._index[word]] = 1
-        return vector
 
     def mask(self, legal: Sequence[str], chosen: Sequence[str] = ()) -> Mask:
         mask = np.zeros(self.size, np.int8)
         following, complete = self._continuations(legal, chosen)
-        for word in following:
-            mask[self._index[word]] = 1
+        index = self._index
+        mask[[index[word] for word in following]] = 1
         if complete and following:
             mask[self._done] = 1
         return mask
@@ -234,6 +273,8 @@ class StepActions(ActionSpace):
         word = self.words[index] if 0 <= index < self._done else None
         if word is None or word not in following:
             raise self._refuse(index, chosen)
+        if not chosen and word in self._whole_at_once(legal):
+            return [], word
         # The cards of a run in the deck's order: one list of words for each choice so far.
         now = [w for part in self.parts([*chosen, word])
                for w in (sorted(part, key=self._index.__getitem__) if isinstance(part, frozenset) else (part,))]

@@ -3,9 +3,11 @@ as indices of a fixed action space.
 
 One :class:`Encoding` serves one game, number of seats and set of options. It reads only a
 seat's observation (``Match.observation(seat)``, plain JSON), so a tensor can carry no more
-than the seat may know. Seats are encoded relative to the observing seat: position ``k`` of a
-per-seat block is the seat ``k`` places after it in playing order (0: itself). Cards are
-indexed in the deck's canonical order (suits d c s b, ranks A to R; 40 or 52 cards).
+than the seat may know; :mod:`osteria.envs.live` writes the same vectors from the engine's
+state for the environments, a test holding the two equal. Seats are encoded relative to
+the observing seat: position ``k`` of a per-seat block is the seat ``k`` places after it in
+playing order (0: itself). Cards are indexed in the deck's canonical order (suits d c s b,
+ranks A to R; 40 or 52 cards).
 
 The action space lists every action word of the game in the order of the rules module's own
 action numbering; Calabresella's discards at three ("scarto" and four cards, one of
@@ -57,6 +59,10 @@ class Encoding:
         self.seats: int = rules.seats
         self.deck_size = len(rules.deck)
         self.card_index = {CARD_STRINGS[c]: i for i, c in enumerate(rules.deck.cards)}
+        # The deck index of each card number (-1: not in this deck).
+        self.deck_position: list[int] = [-1] * len(CARD_STRINGS)
+        for i, c in enumerate(rules.deck.cards):
+            self.deck_position[c] = i
         self.max_hand = max(rules.hand_sizes())
         self.max_tricks = self.max_hand
         self.total_scale = float(_TOTAL_SCALE[self.game](rules))
@@ -141,9 +147,7 @@ class Encoding:
         if obs.get("leader") is not None:
             v[o["trick_leader"] + (obs["leader"] - me) % n] = 1
         for seat, text in obs["history"]:
-            c = cards.get(text.split(" ", 1)[0])
-            if c is not None:
-                v[o["played"] + (seat - me) % n * d + c] = 1
+            common_seen(self, v, me, seat, text)
         for seat, size in enumerate(obs["hand_sizes"]):
             v[o["hand_sizes"] + (seat - me) % n] = size / self.max_hand
         if obs.get("to_move") is not None:
@@ -199,6 +203,13 @@ def encoding(game: str, seats: int | None = None, **options: JSON) -> Encoding:
     if game not in GAMES:
         raise RulesError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
     return Encoding(GAMES[game](seats, **options))
+
+
+def common_seen(e: Encoding, v: Vector, me: int, seat: int, text: str) -> None:
+    """What an entry of the seat's history adds to the common blocks: the card played."""
+    c = e.card_index.get(text.split(" ", 1)[0])
+    if c is not None:
+        v[e.offsets["played"] + (seat - me) % e.seats * e.deck_size + c] = 1
 
 
 # -- the games ----------------------------------------------------------------------------------------
@@ -257,34 +268,48 @@ def _tressette_fill(e: Encoding, v: Vector, obs: Mapping[str, Any]) -> None:
     side = side_of(me)
     v[o["side_points"]] = obs["thirds"][side] / 3 / 11
     v[o["side_points"] + 1] = obs["thirds"][1 - side] / 3 / 11
-    width = len(_TRESSETTE_SIGNALS)
     for seat, text in obs["history"]:
-        words = text.split()
-        if len(words) == 2 and words[1] in tressette.SIGNAL_INDEX and words[0] in e.card_index:
-            suit = SUITS.index(words[0][1])
-            v[o["signals"] + ((seat - me) % n * 4 + suit) * width + tressette.SIGNAL_INDEX[words[1]] - 1] = 1
-    width = len(tressette.ACCUSI) + len(_HIDDEN_TRIS)
+        tressette_signal(e, v, me, seat, text)
     for seat, text in obs["accusi"]:
-        k = _ACCUSO_INDEX.get(text)
-        if k is None:  # "accuso tris X"
-            k = len(tressette.ACCUSI) + _HIDDEN_TRIS.index(text[-1])
-        v[o["accusi"] + (seat - me) % n * width + k] = 1
+        tressette_accuso(e, v, me, seat, text)
+    tressette_options(e, v, me)
+
+
+def tressette_signal(e: Encoding, v: Vector, me: int, seat: int, text: str) -> None:
+    """A history entry's lead signal, if it has one."""
+    words = text.split()
+    if len(words) == 2 and words[1] in tressette.SIGNAL_INDEX and words[0] in e.card_index:
+        suit = SUITS.index(words[0][1])
+        v[e.offsets["signals"] + ((seat - me) % e.seats * 4 + suit) * len(_TRESSETTE_SIGNALS)
+          + tressette.SIGNAL_INDEX[words[1]] - 1] = 1
+
+
+def tressette_accuso(e: Encoding, v: Vector, me: int, seat: int, text: str) -> None:
+    """An accuso as the seat saw it."""
+    k = _ACCUSO_INDEX.get(text)
+    if k is None:  # "accuso tris X"
+        k = len(tressette.ACCUSI) + _HIDDEN_TRIS.index(text[-1])
+    v[e.offsets["accusi"] + (seat - me) % e.seats * (len(tressette.ACCUSI) + len(_HIDDEN_TRIS)) + k] = 1
+
+
+def tressette_options(e: Encoding, v: Vector, me: int) -> None:
+    o = e.offsets
     _one_hot(v, o["segni"], _SEGNI, e.rules.options["segni"])
     v[o["faliante"]] = e.rules.options["faliante"]
     for seat in e.rules.options["morto"]:
-        v[o["morto"] + (seat - me) % n] = 1
+        v[o["morto"] + (seat - me) % e.seats] = 1
 
 
 # Calabresella -----------------------------------------------------------------------------------
 
-_CALABRESELLA_PHASES = ("bidding", "cedo", "scarto", "play", "over")
+CALABRESELLA_PHASES = ("bidding", "cedo", "scarto", "play", "over")
 _CALABRESELLA_SIGNALS = ("busso", "striscio")
 
 
 def _calabresella_blocks(e: Encoding) -> list[Block]:
     n, d = e.seats, e.deck_size
     return [
-        Block("phase", (5,), "the phase: " + ", ".join(_CALABRESELLA_PHASES)),
+        Block("phase", (5,), "the phase: " + ", ".join(CALABRESELLA_PHASES)),
         Block("contract", (2,), "the contract: chiamata, sola"),
         Block("caller", (n,), "the caller"),
         Block("called", (d,), "the called card"),
@@ -301,7 +326,7 @@ def _calabresella_blocks(e: Encoding) -> list[Block]:
 
 def _calabresella_fill(e: Encoding, v: Vector, obs: Mapping[str, Any]) -> None:
     n, o, me, cards = e.seats, e.offsets, int(obs["seat"]), e.card_index
-    _one_hot(v, o["phase"], _CALABRESELLA_PHASES, obs["phase"])
+    _one_hot(v, o["phase"], CALABRESELLA_PHASES, obs["phase"])
     _one_hot(v, o["contract"], ("chiamata", "sola"), obs["contract"])
     for name in ("caller", "partner"):
         if obs[name] is not None:
@@ -318,14 +343,20 @@ def _calabresella_fill(e: Encoding, v: Vector, obs: Mapping[str, Any]) -> None:
         for word in obs[name] or ():
             v[o[name] + cards[word]] = 1
     for seat, text in obs["history"]:
-        words = text.split()
-        if text == "passo":
-            v[o["passed"] + (seat - me) % n] = 1
-        elif len(words) == 2 and words[1] in _CALABRESELLA_SIGNALS and words[0] in cards:
-            suit = SUITS.index(words[0][1])
-            v[o["signals"] + ((seat - me) % n * 4 + suit) * 2 + _CALABRESELLA_SIGNALS.index(words[1])] = 1
+        calabresella_entry(e, v, me, seat, text)
     for seat, thirds in enumerate(obs["thirds"]):
         v[o["thirds"] + (seat - me) % n] = thirds / 36
+
+
+def calabresella_entry(e: Encoding, v: Vector, me: int, seat: int, text: str) -> None:
+    """A history entry's passo or lead signal."""
+    n, o = e.seats, e.offsets
+    words = text.split()
+    if text == "passo":
+        v[o["passed"] + (seat - me) % n] = 1
+    elif len(words) == 2 and words[1] in _CALABRESELLA_SIGNALS and words[0] in e.card_index:
+        suit = SUITS.index(words[0][1])
+        v[o["signals"] + ((seat - me) % n * 4 + suit) * 2 + _CALABRESELLA_SIGNALS.index(words[1])] = 1
 
 
 # Traversone -------------------------------------------------------------------------------------
@@ -344,13 +375,17 @@ def _traversone_fill(e: Encoding, v: Vector, obs: Mapping[str, Any]) -> None:
     for seat, thirds in enumerate(obs["thirds"]):
         v[o["thirds"] + (seat - me) % n] = thirds / 36
     v[o["leftover"]] = obs["leftover"] / 4
-    _one_hot(v, o["asso_bastoni"], (1, 11, 18), e.rules.options["asso_bastoni"])
-    _one_hot(v, o["zero_punti"], ("dieci", "divide"), e.rules.options["zero_punti"])
+    traversone_options(e, v)
+
+
+def traversone_options(e: Encoding, v: Vector) -> None:
+    _one_hot(v, e.offsets["asso_bastoni"], (1, 11, 18), e.rules.options["asso_bastoni"])
+    _one_hot(v, e.offsets["zero_punti"], ("dieci", "divide"), e.rules.options["zero_punti"])
 
 
 # Quattrigghiu -----------------------------------------------------------------------------------
 
-_QUATTRIGGHIU_PHASES = (quattrigghiu.BIDDING, quattrigghiu.FORCED, quattrigghiu.VOLUNTEERS, quattrigghiu.PLAY,
+QUATTRIGGHIU_PHASES = (quattrigghiu.BIDDING, quattrigghiu.FORCED, quattrigghiu.VOLUNTEERS, quattrigghiu.PLAY,
                         quattrigghiu.WINDOW, quattrigghiu.OVER)
 _QUATTRIGGHIU_WORDS = ("passu", "aiutu", "tutita", "basta")
 
@@ -358,7 +393,7 @@ _QUATTRIGGHIU_WORDS = ("passu", "aiutu", "tutita", "basta")
 def _quattrigghiu_blocks(e: Encoding) -> list[Block]:
     n, d = e.seats, e.deck_size
     return [
-        Block("phase", (6,), "the phase: " + ", ".join(_QUATTRIGGHIU_PHASES)),
+        Block("phase", (6,), "the phase: " + ", ".join(QUATTRIGGHIU_PHASES)),
         Block("caller", (n,), "the caller"),
         Block("trump", (4,), "the trunfu suit"),
         Block("called_card", (d,), "the called re (or cavallo)"),
@@ -373,7 +408,7 @@ def _quattrigghiu_blocks(e: Encoding) -> list[Block]:
 
 def _quattrigghiu_fill(e: Encoding, v: Vector, obs: Mapping[str, Any]) -> None:
     n, o, me = e.seats, e.offsets, int(obs["seat"])
-    _one_hot(v, o["phase"], _QUATTRIGGHIU_PHASES, obs["phase"])
+    _one_hot(v, o["phase"], QUATTRIGGHIU_PHASES, obs["phase"])
     for name in ("caller", "aiuto"):
         if obs[name] is not None:
             v[o[name] + (obs[name] - me) % n] = 1
@@ -385,10 +420,19 @@ def _quattrigghiu_fill(e: Encoding, v: Vector, obs: Mapping[str, Any]) -> None:
         v[o["basi"] + (seat - me) % n] = basi / 10
     v[o["tutita"]] = obs["tutita"]
     for seat, text in obs["history"]:
-        if text in _QUATTRIGGHIU_WORDS:
-            v[o["words"] + (seat - me) % n * 4 + _QUATTRIGGHIU_WORDS.index(text)] = 1
-    v[o["matador"]] = e.rules.options["matador"]
-    v[o["aiuto_volontario"]] = e.rules.options["aiuto_volontario"]
+        quattrigghiu_word(e, v, me, seat, text)
+    quattrigghiu_options(e, v)
+
+
+def quattrigghiu_word(e: Encoding, v: Vector, me: int, seat: int, text: str) -> None:
+    """A history entry that is a word said."""
+    if text in _QUATTRIGGHIU_WORDS:
+        v[e.offsets["words"] + (seat - me) % e.seats * 4 + _QUATTRIGGHIU_WORDS.index(text)] = 1
+
+
+def quattrigghiu_options(e: Encoding, v: Vector) -> None:
+    v[e.offsets["matador"]] = e.rules.options["matador"]
+    v[e.offsets["aiuto_volontario"]] = e.rules.options["aiuto_volontario"]
 
 
 # Sancagna ---------------------------------------------------------------------------------------
@@ -419,7 +463,7 @@ def _sancagna_fill(e: Encoding, v: Vector, obs: Mapping[str, Any]) -> None:
     if obs["calling"] is not None:
         v[o["calling"] + (obs["calling"] - me) % n] = 1
     for seat, word in obs["cenni"]:
-        v[o["cenni"] + (seat - me) % n * len(sancagna.CENNI) + sancagna.CENNI.index(word)] = 1
+        sancagna_cenno(e, v, me, seat, word)
     for seat, _ in obs["revokes"]:
         v[o["revokes"] + (seat - me) % n] += 1 / 3
     side = side_of(me)
@@ -427,8 +471,16 @@ def _sancagna_fill(e: Encoding, v: Vector, obs: Mapping[str, Any]) -> None:
         if name in obs:
             v[o[name]] = obs[name][side] / scale
             v[o[name] + 1] = obs[name][1 - side] / scale
-    v[o["a_mente"]] = e.rules.options["a_mente"]
-    v[o["tavola"]] = e.rules.options["tavola"]
+    sancagna_options(e, v)
+
+
+def sancagna_cenno(e: Encoding, v: Vector, me: int, seat: int, word: str) -> None:
+    v[e.offsets["cenni"] + (seat - me) % e.seats * len(sancagna.CENNI) + sancagna.CENNI.index(word)] = 1
+
+
+def sancagna_options(e: Encoding, v: Vector) -> None:
+    v[e.offsets["a_mente"]] = e.rules.options["a_mente"]
+    v[e.offsets["tavola"]] = e.rules.options["tavola"]
 
 
 _GAME_SPECS: dict[str, GameSpec] = {

@@ -3,7 +3,8 @@
 Agents are ``seat_0`` ... ``seat_{n-1}``. The agent selected is the seat that decides (a
 Tressette dummy's partner decides for the dummy, from its own observation, which shows the
 dummy's hand). An observation is ``{"observation": vector, "action_mask": mask}`` from
-:mod:`osteria.envs.encoding`; the mask is all zeros for a seat that is not to decide. Actions
+:mod:`osteria.envs.encoding`, written from the engine's state by :mod:`osteria.envs.live`, a
+new array at each call; the mask is all zeros for a seat that is not to decide. Actions
 are spelled a word a step by default (:mod:`osteria.envs.actions`: a scarto is four steps of
 one card), the deciding seat staying selected until its action is whole; ``actions="whole"``
 makes each action one step of the encoding's flat space. Rewards
@@ -26,6 +27,7 @@ from osteria.cards import make_rng
 from osteria.engine import JSON, Match, RulesError
 from osteria.envs.actions import ActionSpace, action_space
 from osteria.envs.encoding import Mask, Vector, encoding
+from osteria.envs.live import LiveEncoding
 
 EPISODES = ("deal", "match")
 REWARDS = ("points", "margin")
@@ -105,12 +107,18 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         self.metadata = {"render_modes": list(RENDER_MODES), "name": f"osteria_{game}_v0",
                          "is_parallelizable": False}
         self.possible_agents = [agent_name(s) for s in range(self.rules.seats)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         space = observation_space(self.actions)
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
         self._seeds: random.Random = random.SystemRandom()
         self.match: Match | None = None
+        self.live = LiveEncoding(self.encoding, room=self.actions.observation_size - self.encoding.observation_size)
         self.chosen: list[str] = []  # the words the selected agent has chosen of its action so far
+        # The deciding seat's legal actions, by their words, until the engine plays one.
+        self._legal: dict[str, int] | None = None
+        self._words: list[str] = []
+        self._decider: int | None = None  # the seat that decides now (match.decider), None once over
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -124,7 +132,9 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             self._seeds = make_rng(seed)
         self.match = Match(self.rules, seed=self._seeds.getrandbits(64))
         self.match.begin_deal()
+        self.live.follow(self.match)
         self.chosen = []
+        self._legal = None
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -137,15 +147,31 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
 
     def _select_decider(self) -> None:
         assert self.match is not None
-        decider = self.match.decider
+        decider = self._decider = self.match.decider
         assert decider is not None
-        self.agent_selection = agent_name(decider)
+        self.agent_selection = self.possible_agents[decider]
+
+    def legal(self) -> dict[str, int]:
+        """The deciding seat's legal actions now: each word with the engine's action."""
+        if self._legal is None:
+            match = self.match
+            assert match is not None
+            deal = match.deal
+            self._legal = ({} if self._decider is None or deal is None
+                           else {deal.action_str(a): a for a in deal.legal()})
+            self._words = list(self._legal)
+        return self._legal
 
     def observe(self, agent: str) -> dict[str, Vector | Mask]:
         assert self.match is not None, "reset() the environment first"
+        seat = self._seat_of[agent]
+        vector = self.live.vector(seat)
+        if agent != self.agent_selection or self._decider != seat:
+            return {"observation": vector, "action_mask": np.zeros(self.actions.size, np.int8)}
         # The words chosen so far are the selected agent's own: no other seat sees them.
-        chosen = self.chosen if agent == self.agent_selection else []
-        return observe_seat(self.actions, self.match, self.possible_agents.index(agent), chosen)
+        self.actions.show_chosen(vector, self.chosen)
+        self.legal()
+        return {"observation": vector, "action_mask": self.actions.mask(self._words, self.chosen)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -154,21 +180,24 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             return
         match = self.match
         assert match is not None and action is not None
+        legal = self.legal()
         try:
-            self.chosen, word = self.actions.choose(match.legal_actions(), self.chosen, int(action))
+            self.chosen, word = self.actions.choose(self._words, self.chosen, int(action))
         except ValueError as exc:
             raise ValueError(f"{agent} cannot play that: {exc}") from None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         if word is not None:  # the action is whole: the engine plays it (else the agent goes on choosing)
-            self._play(match, agent, word)
+            self._play(match, agent, legal[word])
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _play(self, match: Match, agent: str, word: str) -> None:
+    def _play(self, match: Match, agent: str, action: int) -> None:
         deals = len(match.results)
-        match.play(word)
+        match.apply(action)
+        self._legal = None
+        self._decider = match.decider
         if len(match.results) > deals:
             for seat, reward in enumerate(deal_rewards(match, self.reward)):
                 self.rewards[agent_name(seat)] = reward
@@ -177,6 +206,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         if not self.terminations[agent]:
             if match.deal_due:  # a match episode goes on with the next deal
                 match.begin_deal()
+                self._legal = None
             self._select_decider()
 
     def render(self) -> str | None:

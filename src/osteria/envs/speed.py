@@ -7,11 +7,16 @@ applies one (``Deal.legal``, ``Deal.apply``); PettingZoo encodes the observation
 mask (``env.last()``) and steps; OpenSpiel lists the legal actions, encodes the observation
 tensor and applies the action, after dealing the cards through its chance nodes. The deals and
 the actions are recorded once from random play and replayed on every layer.
+
+Time is CPU time, and the layers take turns, a slice each per round, each figure the median
+of its rounds (as in :mod:`osteria.bench`), so a change of the machine's load falls on all of
+them alike.
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -64,7 +69,10 @@ def play_random_deals(game: str, seats: int | None, count: int, seed: int = 0) -
     return played
 
 
-def _timed(layer: str, deals: list[Played], replay: Callable[[Played], int], seconds: float) -> LayerSpeed:
+Replay = Callable[[Played], int]  # plays one recorded deal on a layer; returns its decisions
+
+
+def _timed(layer: str, deals: list[Played], replay: Replay, seconds: float) -> LayerSpeed:
     """Replay the deals in turn until ``seconds`` are spent (every deal at least once)."""
     steps = replays = 0
     start = time.process_time()
@@ -76,7 +84,7 @@ def _timed(layer: str, deals: list[Played], replay: Callable[[Played], int], sec
             return LayerSpeed(layer, steps, elapsed)
 
 
-def engine_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:
+def engine_replay(game: str, deals: list[Played]) -> Replay:
     rules = deals[0].match.game
 
     def replay(played: Played) -> int:
@@ -87,7 +95,7 @@ def engine_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:
             deal.apply(action)
         return len(played.actions)
 
-    return _timed("engine", deals, replay, seconds)
+    return replay
 
 
 def spelled(played: Played, space: ActionSpace) -> list[int]:
@@ -101,7 +109,7 @@ def spelled(played: Played, space: ActionSpace) -> list[int]:
     return steps
 
 
-def pettingzoo_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:
+def pettingzoo_replay(game: str, deals: list[Played]) -> Replay:
     from osteria.envs.pettingzoo import OsteriaEnv
 
     rules = deals[0].match.game
@@ -115,7 +123,7 @@ def pettingzoo_speed(game: str, deals: list[Played], seconds: float) -> LayerSpe
             env.step(step)
         return len(played.words)
 
-    return _timed("pettingzoo", deals, replay, seconds)
+    return replay
 
 
 def chance_outcomes(played: Played) -> list[int]:
@@ -126,7 +134,7 @@ def chance_outcomes(played: Played) -> list[int]:
     return deal_outcomes(played.match.game, record.dealer, record.hands, record.stock)
 
 
-def openspiel_speed(game: str, deals: list[Played], seconds: float) -> LayerSpeed:
+def openspiel_replay(game: str, deals: list[Played]) -> Replay:
     import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
     from osteria.envs.actions import action_space
@@ -150,21 +158,32 @@ def openspiel_speed(game: str, deals: list[Played], seconds: float) -> LayerSpee
             state.apply_action(step)
         return len(played.words)
 
-    return _timed("openspiel", deals, replay, seconds)
+    return replay
 
 
 def layer_speeds(game: str, seats: int | None = None, seconds: float = 1.0, deals: int = 20,
-                 seed: int = 0) -> list[LayerSpeed]:
-    """Steps per second of each layer on the same random deals; a layer whose framework is not
+                 seed: int = 0, rounds: int = 5) -> list[LayerSpeed]:
+    """Decisions per second of each layer on the same random deals, about ``seconds`` of CPU
+    time each, in ``rounds`` turns: each layer's median round. A layer whose framework is not
     installed is left out."""
     played = play_random_deals(game, seats, deals, seed)
-    speeds = [engine_speed(game, played, seconds)]
-    for layer in (pettingzoo_speed, openspiel_speed):
+    layers = [("engine", engine_replay(game, played))]
+    for name, replayer in (("pettingzoo", pettingzoo_replay), ("openspiel", openspiel_replay)):
         try:
-            speeds.append(layer(game, played, seconds))
+            layers.append((name, replayer(game, played)))
         except ImportError:  # the framework is not installed
             continue
-    return speeds
+    timed: dict[str, list[LayerSpeed]] = {name: [] for name, _ in layers}
+    for _ in range(rounds):
+        for name, replay in layers:
+            timed[name].append(_timed(name, played, replay, seconds / rounds))
+    return [_median(timed[name]) for name, _ in layers]
+
+
+def _median(speeds: list[LayerSpeed]) -> LayerSpeed:
+    """The round of the median speed (the lower middle one of an even count)."""
+    middle = statistics.median_low(s.steps_per_s for s in speeds)
+    return next(s for s in speeds if s.steps_per_s == middle)
 
 
 def report(games: Iterable[str] | None = None, seconds: float = 1.0, out: Callable[[str], None] = print) -> None:

@@ -1,0 +1,384 @@
+"""The encoding of a match in progress, read straight from the engine's state and kept in step
+with it: what the environments hand out at every step.
+
+:meth:`osteria.envs.encoding.Encoding.observe` encodes a seat's JSON observation, which the
+engine builds afresh (its whole history as strings) at each call. :class:`LiveEncoding` gives
+the same vector, bit for bit, at a fraction of the cost: each seat's history-made blocks
+(cards played, signals, accusi, words said) take each action once, as the seat sees it, and
+the rest is written from the deal's current state. Where a rules module says what a seat saw
+of an action (Tressette's ``seen_action``, Sancagna's ``_seen``) the live fillers ask it; the
+other conditions of an observation (Calabresella's widow and secret partner, Quattrigghiu's
+aiuto and forgotten basi) are restated here beside it, and a test compares both encodings at
+every step of random matches of every game, so the live one shows no more than the
+observation does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from osteria.cards import cards_of
+from osteria.engine import Match, side_of
+from osteria.envs import encoding as enc_module
+from osteria.envs.encoding import Encoding, Vector
+from osteria.rules import calabresella, sancagna, tressette
+
+Deal = Any  # each game's own deal class: the live fillers read its attributes
+
+
+class SeatPlanes:
+    """What is kept of one seat's vector for the deal in progress: the blocks written once a
+    deal and those its history makes so far."""
+
+    def __init__(self, deal: Deal, planes: Vector, rel: list[int], sizes: list[float]) -> None:
+        self.deal = deal
+        self.planes = planes
+        self.rel = rel  # each seat counted from this one
+        self.sizes = sizes  # the hand_sizes value of each number of cards
+        self.seen = 0  # history entries taken so far
+        self.flags: set[str] = set()  # what a game's filler has noted once (a forgetting done)
+        self.scanned = 0  # history entries a game's update has looked at
+
+
+# The history entry as the seat sees it (None: not in its history); the blocks an entry sets;
+# the blocks of the deal's current state; the blocks written once a deal (dealer, options).
+Text = Callable[[Deal, int, int, int], str | None]
+Seen = Callable[[Encoding, Vector, int, int, str], None]
+State = Callable[[Encoding, list[int], dict[int, float], Match, Deal, int, SeatPlanes], None]
+
+
+@dataclass(frozen=True)
+class LiveSpec:
+    text: Text
+    seen: Seen
+    state: State
+    constant: Callable[[Encoding, Vector, Deal, int], None]
+    # What a game changes in a seat's kept planes or notes in its flags before each vector
+    # (blocks the seat stops remembering, a fact that its state shows from then on).
+    update: Callable[[Encoding, Vector, Deal, int, SeatPlanes], None] | None = None
+
+
+class LiveEncoding:
+    """Every seat's vector of one match, as ``Encoding.observe(match.observation(seat))``."""
+
+    def __init__(self, encoding: Encoding, match: Match | None = None, room: int = 0) -> None:
+        self.encoding = encoding
+        self.room = room  # zeros after the encoding's vector, for what a caller adds to it
+        self._spec = LIVE_SPECS[encoding.game]
+        n = encoding.seats
+        self._rel = [[(seat - me) % n for seat in range(n)] for me in range(n)]
+        self._sizes = [min(k / encoding.max_hand, 2.0) for k in range(len(encoding.deck_position) + 1)]
+        self.follow(match)
+        # What a history entry sets depends only on the text the seat saw and on who acted,
+        # counted from the seat: the places it sets are kept by those two.
+        self._marks: dict[tuple[int, str], list[int]] = {}
+
+    def follow(self, match: Match | None) -> None:
+        """Encode another match from now on (the places history entries set are kept)."""
+        self.match = match
+        self._seats: list[SeatPlanes | None] = [None] * self.encoding.seats
+
+    def _marks_of(self, actor: int, text: str) -> list[int]:
+        """The places an entry of the history sets, for the seat 0 and an actor counted from it."""
+        scratch = np.zeros(self.encoding.observation_size, np.float32)
+        enc_module.common_seen(self.encoding, scratch, 0, actor, text)
+        self._spec.seen(self.encoding, scratch, 0, actor, text)
+        assert set(scratch[scratch != 0]) <= {1.0}, "a history entry sets flags only"
+        return [int(i) for i in np.flatnonzero(scratch)]
+
+    def vector(self, seat: int) -> Vector:
+        """The seat's vector now (with :attr:`room` zeros after it): a new array, which the
+        caller may keep or change."""
+        e, spec, match = self.encoding, self._spec, self.match
+        assert match is not None, "follow() a match first"
+        deal = match.deal
+        assert deal is not None, "no deal dealt yet"
+        kept = self._seats[seat]
+        if kept is None or kept.deal is not deal:
+            planes = np.zeros(e.observation_size + self.room, np.float32)
+            spec.constant(e, planes, deal, seat)
+            kept = self._seats[seat] = SeatPlanes(deal, planes, self._rel[seat], self._sizes)
+            # The totals change only as a deal ends.
+            totals: dict[int, float] = {}
+            _totals(e, totals, match, kept)
+            planes[list(totals)] = list(totals.values())
+        history = deal.history
+        if kept.seen < len(history):
+            text, marks, n = spec.text, self._marks, e.seats
+            marked: list[int] = []
+            for actor, action in history[kept.seen:]:
+                words = text(deal, seat, actor, action)
+                if words is not None:
+                    key = ((actor - seat) % n, words)
+                    found = marks.get(key)
+                    if found is None:
+                        found = marks[key] = self._marks_of(*key)
+                    marked += found
+            kept.planes[marked] = 1
+            kept.seen = len(history)
+        if spec.update is not None:
+            spec.update(e, kept.planes, deal, seat, kept)
+        v = kept.planes.copy()
+        # The state's ones and other values, each written at once.
+        ones: list[int] = []
+        values: dict[int, float] = {}
+        spec.state(e, ones, values, match, deal, seat, kept)
+        v[ones + list(values)] = [1.0] * len(ones) + list(values.values())
+        return v
+
+
+# -- what every trick game's state shows -------------------------------------------------------
+
+def _totals(e: Encoding, values: dict[int, float], match: Match, kept: SeatPlanes) -> None:
+    base, scale, rel = e.offsets["totals"], e.total_scale, kept.rel
+    for seat, total in enumerate(match.totals()):
+        values[base + rel[seat]] = min(max(total / scale, -10.0), 10.0)
+
+
+def _common_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, kept: SeatPlanes,
+                  hand: int, hands: list[int], leader: int | None, trick: list[int], last_winner: int | None,
+                  tricks: int) -> None:
+    """The common blocks but ``played`` and ``dealer``: the seat's hand, the trick and who led
+    it, the hand sizes, the seat to move, the last trick's winner, tricks played, and the
+    totals once the deal is over (the kept planes have them until then)."""
+    n, d, o, at, rel = e.seats, e.deck_size, e.offsets, e.deck_position, kept.rel
+    base = o["hand"]
+    ones += [base + at[c] for c in cards_of(hand)]
+    if leader is not None:
+        base = o["trick"]
+        for i, c in enumerate(trick):
+            ones.append(base + rel[(leader + i) % n] * d + at[c])
+        ones.append(o["trick_leader"] + rel[leader])
+    base, sizes = o["hand_sizes"], kept.sizes
+    for seat, h in enumerate(hands):
+        values[base + rel[seat]] = sizes[h.bit_count()]
+    to_move = match.to_move
+    if to_move is not None:
+        ones.append(o["to_move"] + rel[to_move])
+    else:
+        _totals(e, values, match, kept)
+    if last_winner is not None:
+        ones.append(o["last_trick_winner"] + rel[last_winner])
+    values[o["tricks_played"]] = min(tricks / e.max_tricks, 1.0)
+
+
+def _dealer(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
+    v[e.offsets["dealer"] + (deal.dealer - me) % e.seats] = 1
+
+
+def _winner(last_trick: tuple[int, tuple[int, ...], int] | None) -> int | None:
+    return None if last_trick is None else last_trick[2]
+
+
+def _nothing_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -> None:
+    """A game whose history makes no block of its own (the common ``played`` aside)."""
+
+
+def _as_played(deal: Deal, me: int, actor: int, action: int) -> str:
+    return deal.action_str(action)  # type: ignore[no-any-return]
+
+
+# Tressette ---------------------------------------------------------------------------------------
+
+def _tressette_text(deal: Deal, me: int, actor: int, action: int) -> str:
+    if action >= tressette.ACCUSO_BASE:
+        return deal.seen_action(me, actor, action)  # type: ignore[no-any-return]
+    return tressette.ACTION_STRINGS[action]
+
+
+def _tressette_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -> None:
+    if text.startswith("accuso"):
+        enc_module.tressette_accuso(e, v, me, actor, text)
+    else:
+        enc_module.tressette_signal(e, v, me, actor, text)
+
+
+def _tressette_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
+    _dealer(e, v, deal, me)
+    enc_module.tressette_options(e, v, me)
+
+
+def _tressette_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
+                  kept: SeatPlanes) -> None:
+    n, d, o, at = e.seats, e.deck_size, e.offsets, e.deck_position
+    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
+                  _winner(deal.last_trick), deal.tricks_done)
+    for seat in deal.morto:
+        if seat != me:
+            row = o["open_hands"] + ((seat - me) % n - 1) * d
+            ones += [row + at[c] for c in cards_of(deal.hands[seat])]
+    side = side_of(me)
+    values[o["side_points"]] = min(deal.thirds[side] / 3 / 11, 2.0)
+    values[o["side_points"] + 1] = min(deal.thirds[1 - side] / 3 / 11, 2.0)
+
+
+# Traversone -------------------------------------------------------------------------------------
+
+def _traversone_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
+    _dealer(e, v, deal, me)
+    enc_module.traversone_options(e, v)
+
+
+def _traversone_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
+                      kept: SeatPlanes) -> None:
+    n, o = e.seats, e.offsets
+    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
+                  _winner(deal.last_trick), deal.tricks_done)
+    base = o["thirds"]
+    for seat, thirds in enumerate(deal.taken):
+        values[base + (seat - me) % n] = min(thirds / 36, 3.0)
+    values[o["leftover"]] = min(deal.set_aside.bit_count() / 4, 1.0)
+
+
+# Sancagna ---------------------------------------------------------------------------------------
+
+def _sancagna_text(deal: Deal, me: int, actor: int, action: int) -> str | None:
+    # The rules' own test of what a seat sees (a cenno only by its side).
+    return sancagna.ACTION_STRINGS[action] if deal._seen(me, actor, action) else None
+
+
+def _sancagna_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -> None:
+    if text.startswith("cenno "):
+        enc_module.sancagna_cenno(e, v, me, actor, text[len("cenno "):])
+
+
+def _sancagna_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
+    o, at = e.offsets, e.deck_position
+    _dealer(e, v, deal, me)
+    v[o["trump"] + deal.trump] = 1
+    v[o["turned"] + at[deal.turned]] = 1
+    v[o["bottom"] + at[deal.bottom]] = 1
+    enc_module.sancagna_options(e, v)
+
+
+def _thirds_summed(count: int) -> float:
+    """A third added ``count`` times in float32, as the observation's encoding sums a seat's revokes."""
+    total = np.float32(0)
+    for _ in range(count):
+        total += np.float32(1 / 3)
+    return float(total)
+
+
+def _sancagna_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
+                    kept: SeatPlanes) -> None:
+    n, o = e.seats, e.offsets
+    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
+                  _winner(deal.last_trick), deal.tricks_done)
+    if deal.caller is not None:
+        ones.append(o["calling"] + (deal.caller - me) % n)
+    found = [seat for seat, _ in deal.found]
+    for seat in set(found):
+        values[o["revokes"] + (seat - me) % n] = min(_thirds_summed(found.count(seat)), 2.0)
+    if not deal.a_mente:
+        side = side_of(me)
+        for name, pair, scale, (low, high) in (("points", deal.points, 72, (0.0, 1.0)),
+                                               ("tally", deal.tally, 42, (-2.0, 4.0))):
+            values[o[name]] = min(max(pair[side] / scale, low), high)
+            values[o[name] + 1] = min(max(pair[1 - side] / scale, low), high)
+
+
+# Quattrigghiu -----------------------------------------------------------------------------------
+
+FORGOTTEN = 6  # after the sixth basi the first six are gone from the table, and from memory
+
+def _quattrigghiu_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -> None:
+    enc_module.quattrigghiu_word(e, v, me, actor, text)
+
+
+def _quattrigghiu_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
+    _dealer(e, v, deal, me)
+    enc_module.quattrigghiu_options(e, v)
+
+
+def _quattrigghiu_forget(e: Encoding, v: Vector, deal: Deal, me: int, kept: SeatPlanes) -> None:
+    if len(deal.tricks) >= FORGOTTEN and "forgotten" not in kept.flags:
+        n, d, base, at = e.seats, e.deck_size, e.offsets["played"], e.deck_position
+        v[[base + (leader + i - me) % n * d + at[c]
+           for leader, cards, _ in deal.tricks[:FORGOTTEN] for i, c in enumerate(cards)]] = 0
+        kept.flags.add("forgotten")
+
+
+def _quattrigghiu_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
+                        kept: SeatPlanes) -> None:
+    n, o, at = e.seats, e.offsets, e.deck_position
+    tricks = deal.tricks
+    shown = tricks[FORGOTTEN:] if len(tricks) >= FORGOTTEN else tricks
+    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
+                  shown[-1][2] if shown else None, len(tricks))
+    ones.append(o["phase"] + enc_module.QUATTRIGGHIU_PHASES.index(deal.phase))
+    if deal.caller >= 0:
+        ones.append(o["caller"] + (deal.caller - me) % n)
+        ones.append(o["trump"] + deal.trump)
+    if deal.called >= 0:
+        ones.append(o["called_card"] + at[deal.called])
+    # As the observation shows him: to all once public, to himself, and to all once the deal is over.
+    if deal.aiuto >= 0 and (deal.aiuto_public or me == deal.aiuto or deal.to_move is None):
+        ones.append(o["aiuto"] + (deal.aiuto - me) % n)
+    base = o["basi"]
+    for seat, basi in enumerate(deal.basi):
+        values[base + (seat - me) % n] = min(basi / 10, 1.0)
+    values[o["tutita"]] = deal.attempt >= 0
+
+
+# Calabresella -----------------------------------------------------------------------------------
+
+def _calabresella_text(deal: Deal, me: int, actor: int, action: int) -> str:
+    # As the observation shows it: another seat's scarto without its cards.
+    return "scarto" if action & calabresella.SCARTO and actor != me else deal.action_str(action)
+
+
+def _calabresella_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -> None:
+    enc_module.calabresella_entry(e, v, me, actor, text)
+
+
+def _calabresella_note(e: Encoding, v: Vector, deal: Deal, me: int, kept: SeatPlanes) -> None:
+    """Notes once that the called card has been played, which makes the secret partner known to all."""
+    if deal.called is not None and "called played" not in kept.flags:
+        if any(a % tressette.SIGNAL_STRIDE == deal.called for _, a in deal.history[kept.scanned:]
+               if a < calabresella.PASSO):
+            kept.flags.add("called played")
+        kept.scanned = len(deal.history)
+
+
+def _calabresella_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
+                        kept: SeatPlanes) -> None:
+    n, o, at = e.seats, e.offsets, e.deck_position
+    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
+                  _winner(deal.last_trick), deal.tricks_done)
+    ones.append(o["phase"] + enc_module.CALABRESELLA_PHASES.index(deal.phase))
+    if deal.contract is not None:
+        ones.append(o["contract"] + ("chiamata", "sola").index(deal.contract))
+    if deal.caller is not None:
+        ones.append(o["caller"] + (deal.caller - me) % n)
+    # What the observation shows, and to whom (CalabresellaDeal.observation).
+    partner = deal.partner
+    if partner is not None and (me == partner or "called played" in kept.flags):
+        ones.append(o["partner"] + (partner - me) % n)
+    if deal.called is not None:
+        ones.append(o["called"] + at[deal.called])
+        if n < 5:  # at three and four the holder hands the called card over for all to see
+            ones.append(o["called_holder"] + (n if deal.holder is None else (deal.holder - me) % n))
+    if deal.ceded is not None:
+        ones.append(o["ceded"] + at[deal.ceded])
+    if me == deal.caller and n == 3 and deal.contract == "chiamata":
+        ones += [o["widow"] + at[c] for c in cards_of(deal.widow)]
+        if deal.phase in ("play", "over"):
+            ones += [o["discards"] + at[c] for c in cards_of(deal.set_aside)]
+    base = o["thirds"]
+    for seat, thirds in enumerate(deal.taken):
+        values[base + (seat - me) % n] = min(thirds / 36, 2.0)
+
+
+LIVE_SPECS: dict[str, LiveSpec] = {
+    "tressette": LiveSpec(_tressette_text, _tressette_seen, _tressette_state, _tressette_constant),
+    "traversone": LiveSpec(_as_played, _nothing_seen, _traversone_state, _traversone_constant),
+    "sancagna": LiveSpec(_sancagna_text, _sancagna_seen, _sancagna_state, _sancagna_constant),
+    "quattrigghiu": LiveSpec(_as_played, _quattrigghiu_seen, _quattrigghiu_state, _quattrigghiu_constant,
+                             _quattrigghiu_forget),
+    "calabresella": LiveSpec(_calabresella_text, _calabresella_seen, _calabresella_state, _dealer,
+                             _calabresella_note),
+}
