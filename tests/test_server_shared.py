@@ -11,6 +11,7 @@ import random
 import signal
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,32 @@ def test_a_table_is_claimed_by_one_process_at_a_time(postgres: str, tmp_path: Pa
     lite = Store.open(tmp_path)
     assert lite.claim("any") and not lite.shared and lite.claim_free(()) == []
     lite.close()
+
+
+def test_a_free_seat_is_given_once_whichever_process_gives_it(postgres: str) -> None:
+    stores = [Store.open(database=postgres) for _ in range(4)]
+    table_id = f"seat-{os.getpid()}"
+    stores[0].create_table(TableRow(table_id, "tressette", 4, {}, 0, "invite", "medio", False, 0.0,
+                                    [SeatRow(0, "human", None, "Anna", "token", True),
+                                     *(SeatRow(s, "human", None, f"seat {s}", None, False) for s in (1, 2)),
+                                     SeatRow(3, "bot", "medio", "Peppino", None, True)]))
+    try:
+        # Four processes at once ask for seat 1, each for its own player.
+        with ThreadPoolExecutor(4) as pool:
+            refusals = list(pool.map(lambda i: stores[i].take_free_seat(table_id, 1, f"player {i}", f"token {i}"),
+                                     range(4)))
+        assert sorted(refusals, key=str) == [None, "taken", "taken", "taken"]
+        winner = refusals.index(None)
+        seats, _ = stores[1].seat_rows(table_id)
+        assert (seats[1].name, seats[1].token, seats[1].taken) == (f"player {winner}", f"token {winner}", True)
+        # A name is one seat's, in any case; a bot's seat and the creator's are nobody's to take.
+        assert stores[2].take_free_seat(table_id, 2, f"PLAYER {winner}", "t") == "name_taken"
+        assert stores[2].take_free_seat(table_id, 3, "Bruno", "t") == "taken"
+        assert stores[2].take_free_seat(table_id, 0, "Bruno", "t") == "taken"
+        assert stores[3].take_free_seat(table_id, 2, "Bruno", "t") is None
+    finally:
+        for store in stores:
+            store.close()
 
 
 async def play_turns(url: str, rng: random.Random, seen: list[dict[str, Any]], turns: int | None,
@@ -276,6 +303,10 @@ def test_a_tournament_made_in_one_process_is_joined_and_played_through_another(p
         started = httpx.post(f"{a}/api/tournaments/{tid}/start", json={"token": created["organiser"]})
         assert started.status_code == 200, started.text
         for board in range(2):
+            deadline = time.monotonic() + 3 * TIMEOUT
+            while httpx.get(f"{b}/api/tournaments/{tid}").json()["board"] != board:
+                assert time.monotonic() < deadline, f"board {board} never came"
+                time.sleep(0.1)
             seat = httpx.post(f"{b}/api/tournaments/{tid}/seat", json={"token": anna["token"]}).json()
             assert seat["board"] == board and seat["seat"] == 0
             final = asyncio.run(play_turns(ws_url(b, seat["table_id"], seat["token"]), rng, [], turns=None))

@@ -198,10 +198,11 @@ class Tournament:
             self.store_result(table, board)
             self.advance()
 
-    def advance(self) -> None:
+    def advance(self, announce: bool = True) -> None:
         """Once every table has finished the board of the latest round (wherever it was played),
         the next round opens, by one process alone (the one that holds the tournament's lock and
-        finds it still unopened), and the tables of the round show the revealed seed."""
+        finds it still unopened), and the tables of the round show the revealed seed: here, and,
+        with ``announce``, at the other processes of a shared database."""
         with self.store.tournament_lock(self.id):
             self.refresh()
             opened = [b for b, _ in self.row.played]
@@ -210,7 +211,8 @@ class Tournament:
             board = max(opened)
             if board + 1 < self.row.boards:
                 self.open_round(board + 1)
-        self.store.tell(TOURNAMENT_CHANNEL, self.id)
+        if announce:
+            self.store.tell(TOURNAMENT_CHANNEL, self.id)
         self.reveal()
 
     def reveal(self) -> None:
@@ -241,8 +243,9 @@ class Tournament:
             table.resume()
 
     def resume(self) -> None:
-        """After a restart: a round whose tables all finished while the server stopped moves on."""
-        self.advance()
+        """After a restart: a round whose tables all finished while the server stopped moves on
+        (the other processes heard of any round's end when it came)."""
+        self.advance(announce=False)
 
     # -- entries -------------------------------------------------------------------------------
 
@@ -298,8 +301,12 @@ class Tournament:
         entry = self.entry_of_token(token)
         board = self.current_board()
         if board is None:
-            raise TableError("waiting" if not self.row.started else "finished",
-                             "the tournament has not begun" if not self.row.started else "the tournament is over", 409)
+            if not self.row.started:
+                raise TableError("waiting", "the tournament has not begun", 409)
+            if self.status() == "finished":
+                raise TableError("finished", "the tournament is over", 409)
+            # A round is done and the process that saw it so is opening the next, a moment away.
+            raise TableError("waiting", "the next round is opening: ask again in a moment", 409)
         at, seat_number = self.place(entry.entry)
         table_id = self.row.played[(board, at)]
         table = self.tables.tables.get(table_id)
