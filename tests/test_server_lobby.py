@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server_helpers import connect, create, served, until, ws_url
+from server_helpers import connect, create, quick_settings, served, until, ws_url
 
 
 @pytest.fixture
@@ -88,3 +88,14 @@ def test_a_listed_table_stays_listed_after_a_restart(tmp_path: Path) -> None:
         listed = create(base, game="tressette", players=[{"kind": "human"}, {"kind": "human"}] * 2, listed=True)
     with served(tmp_path) as base:
         assert [t["table_id"] for t in lobby(base)] == [listed["table_id"]]
+
+
+def test_a_quick_join_counts_against_the_address_only_when_it_opens_a_table(tmp_path: Path) -> None:
+    with served(tmp_path, quick_settings(tables_burst=1, tables_per_minute=0.01)) as base:
+        opened = quick_join(base, "tressette", "Anna")
+        assert opened["new"]
+        # The three seats left are taken without opening a table; a fifth player needs a new one.
+        for name in ("Bruno", "Carla", "Dino"):
+            assert quick_join(base, "tressette", name)["table_id"] == opened["table_id"]
+        refused = httpx.post(f"{base}/api/quick-join", json={"game": "tressette", "name": "Elsa"})
+        assert refused.status_code == 429 and "too many tables" in refused.json()["detail"]

@@ -700,10 +700,10 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
 
     @app.post("/api/quick-join")
     async def quick_join(body: QuickJoin, request: Request, response: Response) -> dict[str, Any]:
-        if not lobby.open_tables(tables(), body.game):
-            may_open_table(request)  # a new table counts against the address's budget
         try:
-            seated = lobby.quick_join(tables(), body.game, body.name or signed_in(request))
+            # A new table counts against the address's budget.
+            seated = lobby.quick_join(tables(), body.game, body.name or signed_in(request),
+                                      lambda: may_open_table(request))
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
         hold(request, seated.table_id, seated.seat)

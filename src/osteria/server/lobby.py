@@ -9,6 +9,7 @@ never give one seat), then tells that process (``SEAT_CHANNEL``) to read the tab
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from osteria.engine import RulesError
@@ -57,10 +58,10 @@ def _stored_entry(row: TableRow) -> Message | None:
     return lobby_entry(row, game, row.players, "playing" if started else "waiting")
 
 
-def quick_join(tables: Tables, game: str, name: str | None) -> Seated:
+def quick_join(tables: Tables, game: str, name: str | None, may_open: Callable[[], None]) -> Seated:
     """A seat for a player who just wants to play ``game`` (see ``Tables.quick_join``): with a
     shared database, the first free one at the oldest table waiting for players that any process
-    serves, else a new table here."""
+    serves, else a new table here, once ``may_open`` lets it be opened (it raises otherwise)."""
     if tables.store.shared:
         for row in tables.store.open_listed(game):
             table = tables.tables.get(row.id)
@@ -73,6 +74,8 @@ def quick_join(tables: Tables, game: str, name: str | None) -> Seated:
             seated = _take_elsewhere(tables, row, name)
             if seated is not None:
                 return seated
+    if not tables.open_tables(game):
+        may_open()  # a new table is to be opened here
     table, seat, token, new = tables.quick_join(game, name)
     return Seated(table.id, seat, token, new, table)
 
