@@ -79,6 +79,9 @@ SCHEMA = (
         token TEXT, PRIMARY KEY (tournament_id, entry))""",
     """CREATE TABLE IF NOT EXISTS tournament_tables (
         table_id TEXT PRIMARY KEY, tournament_id TEXT NOT NULL, board INTEGER NOT NULL, table_no INTEGER NOT NULL)""",
+    # The listed tables whose match is not finished: what the lobby reads, apart from `listed`
+    # (every listed table, for ever), so that its query does not grow with the tables of the past.
+    """CREATE TABLE IF NOT EXISTS lobby (table_id TEXT PRIMARY KEY)""",
     # A tournament's table that finished its board: per seat, its deltas over the board, so that
     # any process tells whether a round is done, and its scores, whichever process served it.
     """CREATE TABLE IF NOT EXISTS board_results (
@@ -234,6 +237,9 @@ class Store:
         with self._transaction() as cur:
             for statement in SCHEMA:
                 cur.execute(statement)
+            # A database made before the lobby's table: its listed tables not finished go in.
+            cur.execute("INSERT INTO lobby SELECT l.table_id FROM listed l WHERE NOT EXISTS "
+                        "(SELECT 1 FROM finished f WHERE f.table_id = l.table_id) ON CONFLICT DO NOTHING")
 
     @classmethod
     def open(cls, data: str | Path = "osteria-data", database: str | None = None) -> Store:
@@ -455,6 +461,7 @@ class Store:
             if cur.fetchall("SELECT 1 FROM finished WHERE table_id = ?", (table_id,)):
                 return False
             cur.execute("INSERT INTO finished VALUES (?, ?, ?, ?)", (table_id, game, at, json.dumps(result)))
+            cur.execute("DELETE FROM lobby WHERE table_id = ?", (table_id,))
             known = {r[0]: (r[1], r[2], r[3]) for r in cur.fetchall(
                 "SELECT player, mu, sigma, matches FROM ratings WHERE game = ?", (game,))}
             after = rate([None if p is None or p not in known else known[p][:2] for p in players])
@@ -545,14 +552,14 @@ class Store:
     def open_listed(self, game: str | None = None, playing: bool = False) -> list[TableRow]:
         """The listed tables of every process (of ``game``, if given) with a free human seat, not
         finished, oldest first, with their seats alone: those waiting for players, and with
-        ``playing`` those in play too. What the lobby shows, in one query on the tables' keys."""
-        where, params = ("", ()) if game is None else (" AND t.game = ?", (game,))
+        ``playing`` those in play too. What the lobby shows, in one query over the tables of the lobby's
+        own table (those listed, not finished), on their keys."""
+        where, params = ("", ()) if game is None else (" WHERE t.game = ?", (game,))
         with self._transaction() as cur:
             found = cur.fetchall(
                 "SELECT t.id, t.game, t.seats, t.options, t.first_dealer, t.invite, t.stand_in_level, t.started, "
-                "t.created, s.seat, s.kind, s.level, s.name, s.token, s.taken FROM listed l "
-                "JOIN tables t ON t.id = l.table_id JOIN seats s ON s.table_id = t.id "
-                f"WHERE NOT EXISTS (SELECT 1 FROM finished f WHERE f.table_id = t.id){where} "
+                "t.created, s.seat, s.kind, s.level, s.name, s.token, s.taken FROM lobby l "
+                f"JOIN tables t ON t.id = l.table_id JOIN seats s ON s.table_id = t.id{where} "
                 "ORDER BY t.created, t.id, s.seat", params)
         tables: dict[str, TableRow] = {}
         for r in found:
@@ -716,6 +723,7 @@ def _insert_table(cur: _Cursor, row: TableRow) -> None:
                     (row.id, p.seat, p.kind, p.level, p.name, p.token, int(p.taken)))
     if row.listed:
         cur.execute("INSERT INTO listed VALUES (?)", (row.id,))
+        cur.execute("INSERT INTO lobby VALUES (?)", (row.id,))
     for seat, account in row.holders.items():
         cur.execute("INSERT INTO holders VALUES (?, ?, ?)", (row.id, seat, account))
 
