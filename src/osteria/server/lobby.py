@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from osteria.engine import RulesError
 from osteria.rules import GAMES
-from osteria.server.store import SEAT_CHANNEL, TableRow
+from osteria.server.store import SEAT_CHANNEL, TableRow, free_seat
 from osteria.server.tables import Message, Table, TableError, Tables, lobby_entry, new_token
 
 
@@ -83,9 +83,7 @@ def quick_join(tables: Tables, game: str, name: str | None, may_open: Callable[[
 def _take_elsewhere(tables: Tables, row: TableRow, name: str | None) -> Seated | None:
     """A free seat of a table another process serves (or none does, for now), taken in the store;
     that process is told, and reads the table's seats again. None when none could be taken."""
-    for p in row.players:
-        if p.kind != "human" or p.taken or p.token is not None:
-            continue
+    for p in filter(free_seat, row.players):
         token = new_token()
         refused = tables.store.take_free_seat(row.id, p.seat, name or p.name, token)
         if refused is None:

@@ -368,7 +368,7 @@ class Store:
                     f"SELECT seat, kind, level, name, token, taken FROM seats WHERE table_id = ? ORDER BY seat{lock}",
                     (table_id,))])
             _free_unheld_seats(table)  # as the table is loaded: a free seat of an older database is free
-            if not any(p.seat == seat and _free(p) for p in table.players):
+            if not any(p.seat == seat and free_seat(p) for p in table.players):
                 return "taken"
             if any(p.name.casefold() == name.casefold() for p in table.players if p.seat != seat):
                 return "name_taken"
@@ -571,7 +571,7 @@ class Store:
         for table in tables.values():
             _free_unheld_seats(table)
             started = table.started or all(p.taken for p in table.players)
-            if (playing or not started) and any(_free(p) for p in table.players):
+            if (playing or not started) and any(free_seat(p) for p in table.players):
                 open_rows.append(table)
         return open_rows
 
@@ -728,7 +728,7 @@ def _insert_table(cur: _Cursor, row: TableRow) -> None:
         cur.execute("INSERT INTO holders VALUES (?, ?, ?)", (row.id, seat, account))
 
 
-def _free(seat: SeatRow) -> bool:
+def free_seat(seat: SeatRow) -> bool:
     """Whether an invite may take the seat: a human one that nobody took and no token holds."""
     return seat.kind == "human" and not seat.taken and seat.token is None
 

@@ -28,7 +28,7 @@ from osteria.records import replay
 from osteria.rules import GAMES
 from osteria.server import club, fair
 from osteria.server.scheduler import Scheduler
-from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow
+from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow, free_seat
 from osteria.views import TableView, card_of, view_for
 
 Message = dict[str, Any]
@@ -107,7 +107,7 @@ def lobby_entry(row: TableRow, game: Game, seats: Sequence[SeatRow], status: str
             "options": dict(game.options), "stand_in_level": row.stand_in_level,
             "players": [{"seat": s.seat, "name": s.name if s.taken else None, "kind": s.kind,
                          "level": s.level, "taken": s.taken} for s in seats],
-            "status": status, "free": sum(1 for s in seats if s.kind == "human" and not s.taken and s.token is None),
+            "status": status, "free": sum(1 for s in seats if free_seat(s)),
             "invite_link": f"/t/{row.id}?invite={row.invite}",
             "created": row.created}
 
@@ -487,7 +487,7 @@ class Table:
 
     def free_seats(self) -> list[Seat]:
         """The human seats an invite may still take: nobody took them, and no token holds them."""
-        return [s for s in self.seats if s.kind == "human" and not s.taken and s.token is None]
+        return [s for s in self.seats if free_seat(s)]
 
     def lobby_entry(self) -> Message:
         return lobby_entry(self.row, self.game, self.seats, self.status)
