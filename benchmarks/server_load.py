@@ -1,8 +1,13 @@
-"""Load on one server process: simulated players over WebSockets, four to a table.
+"""Load on the server: simulated players over WebSockets, four to a table.
 
     python benchmarks/server_load.py --players 1000 --seconds 60
+    python benchmarks/server_load.py --players 400 --seconds 30 --servers 2 \
+        --database postgresql://osteria:osteria@127.0.0.1:5432/osteria_test
 
-starts ``osteria serve`` on a free loopback port with a fresh database, opens the tables (every
+starts ``osteria serve`` on a free loopback port with a fresh database (with ``--servers N``, N
+processes sharing a fresh schema of the PostgreSQL database ``--database``, each table opened at
+one of them in turn and its players sent there, as a proxy sends a table's requests to the process
+that serves it), opens the tables (every
 seat a simulated player, so the server's work is the players' own moves), connects the players,
 and lets each answer its turns after a think time. It stops by itself after ``--seconds`` of play
 and reports the players held to the end, the moves, the round trip of a move (sent to the state
@@ -18,9 +23,12 @@ import json
 import multiprocessing
 import random
 import resource
+import secrets
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +101,44 @@ def open_tables(base: str, players: int, game: str) -> list[str]:
     return urls
 
 
+@contextmanager
+def fresh_schema(database: str) -> Iterator[str]:
+    """The URL of a schema of its own in the PostgreSQL ``database``, dropped afterwards."""
+    import psycopg
+
+    schema = f"osteria_load_{secrets.token_hex(4)}"
+    with psycopg.connect(database, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        # Named after the schema too, so that its connections are told from any other's.
+        yield f"{database}{'&' if '?' in database else '?'}options=-csearch_path%3D{schema}&application_name={schema}"
+    finally:
+        with psycopg.connect(database, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def database_cpu(url: str) -> float:
+    """The processor time (s) so far of the PostgreSQL processes that serve the connections made
+    with ``url`` (its application name), read from /proc: for a database on this machine only,
+    0 for one elsewhere."""
+    import os
+
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        pids = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE application_name = "
+                                           "current_setting('application_name') AND pid <> pg_backend_pid()")]
+    ticks, used = os.sysconf("SC_CLK_TCK"), 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # on another machine, or gone
+        used += (int(fields[11]) + int(fields[12])) / ticks  # utime and stime
+    return used
+
+
 def play_part(urls: list[str], seconds: float, think: float, seed: int) -> Tally:
     """Some of the players, in this process, for ``seconds``."""
     tally = Tally()
@@ -115,12 +161,26 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--client-processes", type=int, default=1,
                         help="processes the simulated players run in, so that they do not starve the server (1)")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="server processes sharing the PostgreSQL database of --database (1)")
+    parser.add_argument("--database", help="a PostgreSQL database (URL) in which the servers share a fresh "
+                                           "schema; without it, one server in SQLite")
     args = parser.parse_args()
     if not 4 <= args.players <= 20_000 or not 0 < args.seconds <= 3600 or not 1 <= args.client_processes <= 64:
         parser.error("--players from 4 to 20000, --seconds up to 3600, --client-processes from 1 to 64")
-    # Every simulated player comes from this one loopback address.
-    with osteria_serve("--sockets-per-address", str(args.players + 10)) as base:
-        urls = open_tables(base, args.players, args.game)
+    if not 1 <= args.servers <= 16 or (args.servers > 1 and not args.database):
+        parser.error("--servers from 1 to 16; more than one share a PostgreSQL database: give --database")
+    with ExitStack() as servers:
+        database = None if args.database is None else servers.enter_context(fresh_schema(args.database))
+        shared = () if database is None else ("--database", database)
+        # Every simulated player comes from this one loopback address.
+        bases = [servers.enter_context(osteria_serve("--sockets-per-address", str(args.players + 10), *shared))
+                 for _ in range(args.servers)]
+        # Each table at one server in turn, its players at the server that made it, which serves it.
+        tables = args.players // 4
+        urls = [url for i, base in enumerate(bases)
+                for url in open_tables(base, 4 * len(range(i, tables, len(bases))), args.game)]
+        database_before = None if database is None else database_cpu(database)
         started = time.monotonic()
         parts = [urls[i::args.client_processes] for i in range(args.client_processes)]
         with multiprocessing.Pool(args.client_processes) as pool:
@@ -129,13 +189,17 @@ def main() -> int:
         elapsed = time.monotonic() - started
         tally = Tally([t for part in tallies for t in part.round_trips],
                       [e for part in tallies for e in part.errors], sum(part.held for part in tallies))
+        database_used = None if database is None or database_before is None \
+            else database_cpu(database) - database_before
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    # The server is the only child reaped since: its processor time, tables' opening included.
+    # The servers are the only children reaped since: their processor time, tables' opening included.
     server_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     trips = sorted(tally.round_trips)
     wanted = args.players // 4 * 4
-    print(f"{wanted} players at {wanted // 4} tables of {args.game}, think {args.think} s, {elapsed:.0f} s in all")
+    print(f"{wanted} players at {wanted // 4} tables of {args.game}, think {args.think} s, {elapsed:.0f} s in all, "
+          f"{args.servers} server process{'es' if args.servers > 1 else ''} "
+          f"({'PostgreSQL' if args.database else 'SQLite'})")
     print(f"players held to the end: {tally.held}/{wanted}")
     if trips:
         p50 = statistics.median(trips) * 1000
@@ -144,6 +208,9 @@ def main() -> int:
               f"p99 {p99:.1f} ms, max {trips[-1] * 1000:.1f} ms")
     print(f"server processor time: {server_cpu:.1f} s ({server_cpu / max(1, len(trips)) * 1000:.2f} ms a move, "
           f"{server_cpu / elapsed:.0%} of one core)")
+    if database_used is not None:
+        print(f"PostgreSQL's processor time for the servers' connections: {database_used:.1f} s "
+              f"({database_used / max(1, len(trips)) * 1000:.2f} ms a move)")
     print(f"errors: {len(tally.errors)}" + (f" (first: {tally.errors[0]})" if tally.errors else ""))
     return 0 if not tally.errors and tally.held == wanted else 1
 

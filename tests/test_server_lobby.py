@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from server_helpers import connect, create, served, until, ws_url
+from osteria.server.store import SeatRow, Store, TableRow
+from server_helpers import connect, create, quick_settings, served, until, ws_url
 
 
 @pytest.fixture
@@ -88,3 +89,34 @@ def test_a_listed_table_stays_listed_after_a_restart(tmp_path: Path) -> None:
         listed = create(base, game="tressette", players=[{"kind": "human"}, {"kind": "human"}] * 2, listed=True)
     with served(tmp_path) as base:
         assert [t["table_id"] for t in lobby(base)] == [listed["table_id"]]
+
+
+def test_a_quick_join_counts_against_the_address_only_when_it_opens_a_table(tmp_path: Path) -> None:
+    with served(tmp_path, quick_settings(tables_burst=1, tables_per_minute=0.01)) as base:
+        opened = quick_join(base, "tressette", "Anna")
+        assert opened["new"]
+        # The three seats left are taken without opening a table; a fifth player needs a new one.
+        for name in ("Bruno", "Carla", "Dino"):
+            assert quick_join(base, "tressette", name)["table_id"] == opened["table_id"]
+        refused = httpx.post(f"{base}/api/quick-join", json={"game": "tressette", "name": "Elsa"})
+        assert refused.status_code == 429 and "too many tables" in refused.json()["detail"]
+
+
+def test_the_lobby_reads_the_listed_tables_not_finished_in_a_database_made_before_it_too(tmp_path: Path) -> None:
+    import sqlite3
+
+    store = Store.open(tmp_path)
+    for table_id in ("done", "open", "private"):
+        store.create_table(TableRow(table_id, "sancagna", 2, {}, 0, "invite", "medio", False, 0.0,
+                                    [SeatRow(0, "human", None, "Anna", "token", True),
+                                     SeatRow(1, "human", None, "seat 1", None, False)],
+                                    listed=table_id != "private"))
+    store.finish_match("done", "sancagna", 1.0, {}, [None, None], lambda before: [(25.0, 8.0)] * 2)
+    assert [row.id for row in store.open_listed()] == ["open"]
+    store.close()
+    with sqlite3.connect(tmp_path / "osteria.sqlite3") as db:
+        db.execute("DROP TABLE lobby")  # as a database made before the lobby had a table of its own
+    store = Store.open(tmp_path)
+    assert [row.id for row in store.open_listed()] == ["open"]
+    assert [row.id for row in store.open_listed("tressette")] == []
+    store.close()

@@ -11,15 +11,17 @@ import random
 import signal
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 import websockets
 
 from osteria.server.fair import verify_record
-from osteria.server.store import SeatRow, Store, TableRow
+from osteria.server.store import CLAIM_SPACE, SeatRow, Store, TableRow
 from server_helpers import TIMEOUT, connect, receive, until, ws_url
 from test_server_postgres import postgres_schema
 from test_server_restart import free_port, server_process
@@ -29,6 +31,15 @@ from test_server_restart import free_port, server_process
 def postgres() -> Iterator[str]:
     with postgres_schema() as url:
         yield url
+
+def claim_holder(postgres: str, table_id: str) -> int | None:
+    """The server process (its connection's pid in PostgreSQL) that holds the table's claim, if any."""
+    with psycopg.connect(postgres) as conn:
+        found = conn.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = %s "
+                             "AND objid = (hashtext(%s)::bigint & 4294967295) AND objsubid = 2 AND granted",
+                             (CLAIM_SPACE, table_id)).fetchone()
+    return None if found is None else int(found[0])
+
 
 def test_a_table_is_claimed_by_one_process_at_a_time(postgres: str, tmp_path: Path) -> None:
     first, second = Store.open(database=postgres), Store.open(database=postgres)
@@ -52,6 +63,32 @@ def test_a_table_is_claimed_by_one_process_at_a_time(postgres: str, tmp_path: Pa
     lite = Store.open(tmp_path)
     assert lite.claim("any") and not lite.shared and lite.claim_free(()) == []
     lite.close()
+
+
+def test_a_free_seat_is_given_once_whichever_process_gives_it(postgres: str) -> None:
+    stores = [Store.open(database=postgres) for _ in range(4)]
+    table_id = f"seat-{os.getpid()}"
+    stores[0].create_table(TableRow(table_id, "tressette", 4, {}, 0, "invite", "medio", False, 0.0,
+                                    [SeatRow(0, "human", None, "Anna", "token", True),
+                                     *(SeatRow(s, "human", None, f"seat {s}", None, False) for s in (1, 2)),
+                                     SeatRow(3, "bot", "medio", "Peppino", None, True)]))
+    try:
+        # Four processes at once ask for seat 1, each for its own player.
+        with ThreadPoolExecutor(4) as pool:
+            refusals = list(pool.map(lambda i: stores[i].take_free_seat(table_id, 1, f"player {i}", f"token {i}"),
+                                     range(4)))
+        assert sorted(refusals, key=str) == [None, "taken", "taken", "taken"]
+        winner = refusals.index(None)
+        seats, _ = stores[1].seat_rows(table_id)
+        assert (seats[1].name, seats[1].token, seats[1].taken) == (f"player {winner}", f"token {winner}", True)
+        # A name is one seat's, in any case; a bot's seat and the creator's are nobody's to take.
+        assert stores[2].take_free_seat(table_id, 2, f"PLAYER {winner}", "t") == "name_taken"
+        assert stores[2].take_free_seat(table_id, 3, "Bruno", "t") == "taken"
+        assert stores[2].take_free_seat(table_id, 0, "Bruno", "t") == "taken"
+        assert stores[3].take_free_seat(table_id, 2, "Bruno", "t") is None
+    finally:
+        for store in stores:
+            store.close()
 
 
 async def play_turns(url: str, rng: random.Random, seen: list[dict[str, Any]], turns: int | None,
@@ -168,16 +205,120 @@ def test_the_tables_of_a_killed_process_are_claimed_by_another_unasked(postgres:
         created = httpx.post(a + "/api/tables", json={"game": "tressette", "listed": True, "players": [
             {"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
 
-        def lobby(base: str) -> list[str]:
-            return [t["table_id"] for t in httpx.get(base + "/api/lobby").json()["tables"]]
-
-        assert created["table_id"] in lobby(a)
-        assert created["table_id"] not in lobby(b)
+        held_by = claim_holder(postgres, created["table_id"])
+        assert held_by is not None
         os.kill(first.pid, signal.SIGKILL)
         first.wait()
         deadline = time.monotonic() + TIMEOUT
-        while created["table_id"] not in lobby(b):  # nobody asked B for the table: B looked for it
+        # Nobody asked B for the table: B looked for it.
+        while claim_holder(postgres, created["table_id"]) in (None, held_by):
             assert time.monotonic() < deadline, "the table of the killed process was never claimed"
             time.sleep(0.2)
         joined = httpx.post(f"{b}/api/tables/{created['table_id']}/join", json={"invite": created["invite"]})
         assert joined.status_code == 200 and joined.json()["seat"] == 1
+
+
+def lobby_of(base: str) -> list[dict[str, Any]]:
+    response = httpx.get(base + "/api/lobby")
+    assert response.status_code == 200, response.text
+    tables: list[dict[str, Any]] = response.json()["tables"]
+    return tables
+
+
+def quick_join(base: str, name: str) -> dict[str, Any]:
+    response = httpx.post(base + "/api/quick-join", json={"game": "tressette", "name": name}, timeout=TIMEOUT)
+    assert response.status_code == 200, response.text
+    joined: dict[str, Any] = response.json()
+    return joined
+
+
+def test_every_process_lists_every_open_table_and_a_quick_join_fills_another_process_table(
+        postgres: str, tmp_path: Path) -> None:
+    port_a, port_b = free_port(), free_port()
+    a, b = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
+    with server_process(tmp_path / "a", port_a, "--database", postgres), \
+            server_process(tmp_path / "b", port_b, "--database", postgres):
+        created = httpx.post(a + "/api/tables", json={"game": "tressette", "listed": True, "players": [
+            {"kind": "human", "name": "Anna"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]}).json()
+        table_id = created["table_id"]
+        hidden = httpx.post(a + "/api/tables", json={"game": "tressette", "players": [
+            {"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+        # B, which does not serve it, lists it as A does, read from the database; a table not
+        # listed is in neither lobby.
+        shown_a, shown_b = lobby_of(a), lobby_of(b)
+        assert [t["table_id"] for t in shown_b] == [t["table_id"] for t in shown_a] == [table_id]
+        assert shown_b == shown_a and shown_b[0]["free"] == 2 and shown_b[0]["status"] == "waiting"
+        assert hidden["table_id"] not in str(shown_b) and "token" not in str(shown_b)
+        assert httpx.get(f"{b}/api/lobby", params={"game": "sancagna"}).json()["tables"] == []
+
+        async def seats_given() -> None:
+            async with connect(ws_url(a, table_id, created["token"])) as anna:
+                await until(anna, "state")
+                # Four players ask at once, two through each process: the table's two free seats
+                # go to two of them, each once; the others sit at a new table.
+                joins = await asyncio.gather(*(asyncio.to_thread(quick_join, base, name) for base, name in
+                                               ((b, "Bruno"), (a, "Carla"), (b, "Dino"), (a, "Elsa"))))
+                at_table = [j for j in joins if j["table_id"] == table_id]
+                assert sorted(j["seat"] for j in at_table) == [1, 2] and not any(j["new"] for j in at_table)
+                assert len({(j["table_id"], j["seat"]) for j in joins}) == 4
+                assert len({j["token"] for j in joins}) == 4
+                names = {j["seat"]: name for j, name in zip(joins, ("Bruno", "Carla", "Dino", "Elsa"), strict=True)
+                         if j["table_id"] == table_id}
+                # A, which serves the table, learns of the seats given through B: its players see
+                # them taken, under their players' names, and play begins (every seat taken).
+                deadline = time.monotonic() + TIMEOUT
+                while True:
+                    state = await until(anna, "state")
+                    players = state["table"]["players"]
+                    if all(players[seat]["taken"] and players[seat]["name"] == name for seat, name in names.items()):
+                        break
+                    assert time.monotonic() < deadline, players
+                assert state["table"]["status"] == "playing"
+                for j in at_table:  # each token plays its own seat, at the process that serves the table
+                    async with connect(ws_url(a, table_id, j["token"])) as player:
+                        mine = await until(player, "state")
+                        assert mine["seat"] == j["seat"]
+
+        asyncio.run(seats_given())
+        # Its seats all taken, the table is in nobody's lobby; the new one is in both.
+        assert table_id not in str(lobby_of(a)) and table_id not in str(lobby_of(b))
+        assert [t["table_id"] for t in lobby_of(a)] == [t["table_id"] for t in lobby_of(b)] != []
+
+
+def test_a_tournament_made_in_one_process_is_joined_and_played_through_another(postgres: str,
+                                                                              tmp_path: Path) -> None:
+    port_a, port_b = free_port(), free_port()
+    a, b = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
+    rng = random.Random(9)
+    with server_process(tmp_path / "a", port_a, "--database", postgres), \
+            server_process(tmp_path / "b", port_b, "--database", postgres):
+        created = httpx.post(a + "/api/tournaments", json={"game": "traversone", "seats": 3, "boards": 2,
+                                                           "tables": 2, "level": "facile"}).json()
+        tid = created["tournament_id"]
+        assert httpx.get(f"{b}/api/tournaments/{tid}").json()["commitments"] == created["tournament"]["commitments"]
+        anna = httpx.post(f"{b}/api/tournaments/{tid}/register", json={"name": "Anna"}).json()
+        bruno = httpx.post(f"{a}/api/tournaments/{tid}/register", json={"name": "anna"})
+        assert bruno.status_code == 409  # A sees the entry made through B
+        assert anna["entry"] == 0
+        started = httpx.post(f"{a}/api/tournaments/{tid}/start", json={"token": created["organiser"]})
+        assert started.status_code == 200, started.text
+        for board in range(2):
+            deadline = time.monotonic() + 3 * TIMEOUT
+            while httpx.get(f"{b}/api/tournaments/{tid}").json()["board"] != board:
+                assert time.monotonic() < deadline, f"board {board} never came"
+                time.sleep(0.1)
+            seat = httpx.post(f"{b}/api/tournaments/{tid}/seat", json={"token": anna["token"]}).json()
+            assert seat["board"] == board and seat["seat"] == 0
+            final = asyncio.run(play_turns(ws_url(b, seat["table_id"], seat["token"]), rng, [], turns=None))
+            assert final["seat"] == 0 and final["table"]["status"] == "finished"
+        deadline = time.monotonic() + 3 * TIMEOUT
+        while (state := httpx.get(f"{b}/api/tournaments/{tid}").json())["status"] != "finished":
+            assert time.monotonic() < deadline, state
+            time.sleep(0.1)
+        assert httpx.get(f"{a}/api/tournaments/{tid}").json() == state  # both processes tell the same
+        assert state["entries"][0]["name"] == "Anna" and len(state["standings"]) == 6
+        assert all(c["seed"] is not None for c in state["commitments"])
+        assert all(r["done"] and len(r["scores"]) == 2 for r in state["rounds"])
+        # Two tables: on each board each seat's entries share one matchpoint between them.
+        assert sum(x["matchpoints"] for x in state["standings"]) == 2 * 3
+        assert {t["status"] for r in state["rounds"] for t in r["tables"]} == {"finished"}

@@ -36,9 +36,9 @@ from osteria.engine import Game
 from osteria.i18n import meaning, message
 from osteria.records import RecordError
 from osteria.rules import GAMES
-from osteria.server import club, fair, replays
+from osteria.server import club, fair, lobby, replays
 from osteria.server.scheduler import Scheduler
-from osteria.server.store import RatingRow, Store
+from osteria.server.store import RELEASE_CHANNEL, SEAT_CHANNEL, TOURNAMENT_CHANNEL, RatingRow, Store
 from osteria.server.tables import (
     LANGUAGES,
     Client,
@@ -387,8 +387,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         state["tournaments"] = Tournaments(tables)  # before play resumes: their tables keep their boards secret
         tables.resume_all()
         state["tournaments"].resume_all()
-        shared = [asyncio.create_task(_claim_free(tables)), asyncio.create_task(_release_asked(tables))] \
-            if store.shared else []
+        shared = [asyncio.create_task(_claim_free(tables)),
+                  asyncio.create_task(_hear_others(tables, state["tournaments"]))] if store.shared else []
         try:
             yield
         finally:
@@ -418,6 +418,18 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             return tournaments().get(tournament_id)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
+
+    def seat_of(table: Table, token: str | None) -> int | None:
+        """The seat ``token`` holds (``Table.seat_of_token``); with a shared database, a token
+        that holds none here may have been minted by another process a moment ago (a quick join
+        there, a tournament's seat): the table's seats are read again before it is refused."""
+        try:
+            return table.seat_of_token(token)
+        except TableError:
+            if not tables().store.shared:
+                raise
+        table.reload_seats()
+        return table.seat_of_token(token)
 
     def table_of(table_id: str) -> Table:
         try:
@@ -519,11 +531,11 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             return None
         return tables().store.signed_in(club.session_key(token), time.time() - club.SESSION_DAYS * 86400)
 
-    def hold(request: Request, table: Table, seat: int) -> None:
-        """A signed-in player is the seat's holder: the match is his."""
+    def hold(request: Request, table_id: str, seat: int) -> None:
+        """A signed-in player is the seat's holder: the match is his (whichever process serves it)."""
         account = signed_in(request)
         if account is not None:
-            table.hold(seat, account)
+            lobby.hold(tables(), table_id, seat, account)
 
     sign_in_budgets: dict[str, Bucket] = {}
 
@@ -674,7 +686,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         # token is minted when he joins with the invite. At a table of bots he only watches.
         mine = next((s for s in table.seats if s.token is not None), None)
         if mine is not None:
-            hold(request, table, mine.seat)
+            hold(request, table.id, mine.seat)
         return {"table_id": table.id, "invite": table.row.invite, "invite_link": f"{base}?invite={table.row.invite}",
                 "watch_link": base,
                 "seat": None if mine is None else mine.seat, "token": None if mine is None else mine.token,
@@ -683,21 +695,21 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                 "table": table.state()}
 
     @app.get("/api/lobby")
-    async def lobby(game: str | None = None) -> dict[str, Any]:
-        return {"tables": [t.lobby_entry() for t in tables().open_tables(game, playing=True)]}
+    async def open_tables(game: str | None = None) -> dict[str, Any]:
+        return {"tables": lobby.open_tables(tables(), game)}
 
     @app.post("/api/quick-join")
     async def quick_join(body: QuickJoin, request: Request, response: Response) -> dict[str, Any]:
-        if not tables().open_tables(body.game):
-            may_open_table(request)  # a new table counts against the address's budget
         try:
-            table, seat, token, new = tables().quick_join(body.game, body.name or signed_in(request))
+            # A new table counts against the address's budget.
+            seated = lobby.quick_join(tables(), body.game, body.name or signed_in(request),
+                                      lambda: may_open_table(request))
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
-        hold(request, table, seat)
-        _keep_seat(request, response, table.id, token)
-        return {"table_id": table.id, "seat": seat, "token": token, "link": seat_link(table.id, seat, token),
-                "new": new}
+        hold(request, seated.table_id, seated.seat)
+        _keep_seat(request, response, seated.table_id, seated.token)
+        return {"table_id": seated.table_id, "seat": seated.seat, "token": seated.token,
+                "link": seat_link(seated.table_id, seated.seat, seated.token), "new": seated.new}
 
     @app.get("/api/tables/{table_id}")
     async def table_state(table_id: str) -> dict[str, Any]:
@@ -710,7 +722,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             seat, token = table.join(body.invite, body.name or signed_in(request), body.seat)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
-        hold(request, table, seat)
+        hold(request, table.id, seat)
         _keep_seat(request, response, table_id, token)
         return {"seat": seat, "token": token, "link": seat_link(table_id, seat, token)}
 
@@ -720,7 +732,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         # address bar nor its WebSocket's address (which proxies log) keeps carrying the token.
         table = table_of(table_id)
         try:
-            seat = table.seat_of_token(body.token)
+            seat = seat_of(table, body.token)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
         _keep_seat(request, response, table_id, body.token)
@@ -809,13 +821,13 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         """An entry's seat at the table of the round now: the link that plays it."""
         tournament = tournament_of(tournament_id)
         try:
-            table, seat, token = tournament.seat_of(body.token)
+            table_id, seat, token = tournament.seat_of(body.token)
         except TableError as exc:
             raise HTTPException(exc.status, exc.message) from None
-        hold(request, table, seat)
-        _keep_seat(request, response, table.id, token)
-        return {"board": tournament.current_board, "table_id": table.id, "seat": seat, "token": token,
-                "link": seat_link(table.id, seat, token)}
+        hold(request, table_id, seat)
+        _keep_seat(request, response, table_id, token)
+        return {"board": tournament.current_board(), "table_id": table_id, "seat": seat, "token": token,
+                "link": seat_link(table_id, seat, token)}
 
     @app.post("/api/verify")
     async def verify(request: Request) -> dict[str, Any]:
@@ -835,7 +847,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             return
         try:
             table = tables().get(table_id)
-            seat = table.seat_of_token(token)
+            seat = seat_of(table, token)
         except TableError as exc:
             # 1013 "try again later": another process serves the table (the page comes back).
             code = {404: 4404, 503: 1013}.get(exc.status, 4403)
@@ -852,7 +864,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         cookie = websocket.cookies.get(_seat_cookie(table_id))
         if seat is None and cookie is not None:
             with suppress(TableError):
-                seat = table.seat_of_token(cookie)
+                seat = seat_of(table, cookie)
         if seat is None and table.secret:
             # What a watcher sees of a board is what the players of the same board at the other
             # tables must not: the cards played.
@@ -891,14 +903,21 @@ async def _claim_free(tables: Tables) -> None:
             log.exception("the tables that no process serves could not be claimed")
 
 
-async def _release_asked(tables: Tables) -> None:
-    """Let go each table another process of the shared database asks for."""
+async def _hear_others(tables: Tables, tournaments: Tournaments) -> None:
+    """What the other processes of the shared database tell: let a table go that one asks for,
+    read again the seats of a table served here that one gave a seat of, show the end of a
+    tournament's round that one found done."""
     while True:
         try:
-            async for table_id in tables.store.releases_asked():
-                tables.release(table_id)
+            async for channel, payload in tables.store.notices():
+                if channel == RELEASE_CHANNEL:
+                    tables.release(payload)
+                elif channel == SEAT_CHANNEL and payload in tables.tables:
+                    tables.tables[payload].reload_seats()
+                elif channel == TOURNAMENT_CHANNEL:
+                    tournaments.heard(payload)
         except Exception:
-            log.exception("the requests to let tables go could not be heard")
+            log.exception("what the other processes tell could not be heard")
         await asyncio.sleep(tables.settings.claim_every)
 
 

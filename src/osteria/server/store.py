@@ -79,14 +79,28 @@ SCHEMA = (
         token TEXT, PRIMARY KEY (tournament_id, entry))""",
     """CREATE TABLE IF NOT EXISTS tournament_tables (
         table_id TEXT PRIMARY KEY, tournament_id TEXT NOT NULL, board INTEGER NOT NULL, table_no INTEGER NOT NULL)""",
+    # The listed tables whose match is not finished: what the lobby reads, apart from `listed`
+    # (every listed table, for ever), so that its query does not grow with the tables of the past.
+    """CREATE TABLE IF NOT EXISTS lobby (table_id TEXT PRIMARY KEY)""",
+    # A tournament's table that finished its board: per seat, its deltas over the board, so that
+    # any process tells whether a round is done, and its scores, whichever process served it.
+    """CREATE TABLE IF NOT EXISTS board_results (
+        table_id TEXT PRIMARY KEY, tournament_id TEXT NOT NULL, board INTEGER NOT NULL, scores TEXT NOT NULL)""",
 )
 
 CHAT_KEPT = 50  # chat lines a table sends to a newcomer
 # The first key of every table's advisory lock in PostgreSQL ("oste"), the second the hash of its
 # id: so that other programs' advisory locks in the same database are not taken for tables.
 CLAIM_SPACE = 0x6F737465
-# The PostgreSQL channel on which a process asks the one that serves a table to let it go.
+# The first key of every tournament's advisory lock ("tour"): one process at a time changes it.
+TOURNAMENT_SPACE = 0x746F7572
+# The PostgreSQL channels on which a process asks the one that serves a table to let it go, tells
+# it that a seat of the table was taken (or its holder changed) elsewhere, and tells every process
+# that a round of a tournament is done.
 RELEASE_CHANNEL = "osteria_release"
+SEAT_CHANNEL = "osteria_seat"
+TOURNAMENT_CHANNEL = "osteria_tournament"
+CHANNELS = (RELEASE_CHANNEL, SEAT_CHANNEL, TOURNAMENT_CHANNEL)
 
 
 @dataclass
@@ -134,6 +148,7 @@ class TableRow:
     rematch_tokens: dict[int, str] = field(default_factory=dict)  # seat: its token at the rematch
     rematch_asked: set[int] = field(default_factory=set)  # the seats that asked for a rematch
     board_seed: str | None = None  # a tournament's table: the seed of the board it plays
+    board_of: tuple[str, int] | None = None  # a tournament's table: the tournament and the board
 
 
 @dataclass
@@ -222,6 +237,9 @@ class Store:
         with self._transaction() as cur:
             for statement in SCHEMA:
                 cur.execute(statement)
+            # A database made before the lobby's table: its listed tables not finished go in.
+            cur.execute("INSERT INTO lobby SELECT l.table_id FROM listed l WHERE NOT EXISTS "
+                        "(SELECT 1 FROM finished f WHERE f.table_id = l.table_id) ON CONFLICT DO NOTHING")
 
     @classmethod
     def open(cls, data: str | Path = "osteria-data", database: str | None = None) -> Store:
@@ -337,6 +355,27 @@ class Store:
             cur.execute("UPDATE seats SET taken = 1, name = ?, token = COALESCE(?, token) "
                         "WHERE table_id = ? AND seat = ?", (name, token, table_id, seat))
 
+    def take_free_seat(self, table_id: str, seat: int, name: str, token: str) -> str | None:
+        """A player takes a free human seat (nobody took it, no token holds it) under ``name``,
+        with the ``token`` minted for him; None once taken, else why not: ``taken`` (the seat is
+        not free) or ``name_taken`` (another seat has the name, in any case). In one transaction
+        that locks the table's seats first, so that of two processes giving seats of one table
+        at once the second sees what the first gave: no seat is given twice, no name sits twice."""
+        lock = " FOR UPDATE" if self.shared else ""  # SQLite's transaction holds the whole database
+        with self._transaction() as cur:
+            table = TableRow(table_id, "", 0, {}, 0, "", "", False, 0.0, [
+                SeatRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in cur.fetchall(
+                    f"SELECT seat, kind, level, name, token, taken FROM seats WHERE table_id = ? ORDER BY seat{lock}",
+                    (table_id,))])
+            _free_unheld_seats(table)  # as the table is loaded: a free seat of an older database is free
+            if not any(p.seat == seat and free_seat(p) for p in table.players):
+                return "taken"
+            if any(p.name.casefold() == name.casefold() for p in table.players if p.seat != seat):
+                return "name_taken"
+            cur.execute("UPDATE seats SET taken = 1, name = ?, token = ? WHERE table_id = ? AND seat = ?",
+                        (name, token, table_id, seat))
+        return None
+
     def set_token(self, table_id: str, seat: int, token: str) -> None:
         with self._transaction() as cur:
             cur.execute("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token, table_id, seat))
@@ -390,6 +429,12 @@ class Store:
             if account is not None:
                 cur.execute("INSERT INTO holders VALUES (?, ?, ?)", (table_id, seat, account))
 
+    def add_board_result(self, table_id: str, tournament_id: str, board: int, scores: Sequence[float]) -> None:
+        """The table finished its board with these deltas per seat (kept as first written)."""
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO board_results VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        (table_id, tournament_id, board, json.dumps(list(scores))))
+
     def add_account(self, name: str, password_hash: str, created: float) -> bool:
         """A new account; False, and nothing written, when its name (in any case) is taken."""
         with self._transaction() as cur:
@@ -416,6 +461,7 @@ class Store:
             if cur.fetchall("SELECT 1 FROM finished WHERE table_id = ?", (table_id,)):
                 return False
             cur.execute("INSERT INTO finished VALUES (?, ?, ?, ?)", (table_id, game, at, json.dumps(result)))
+            cur.execute("DELETE FROM lobby WHERE table_id = ?", (table_id,))
             known = {r[0]: (r[1], r[2], r[3]) for r in cur.fetchall(
                 "SELECT player, mu, sigma, matches FROM ratings WHERE game = ?", (game,))}
             after = rate([None if p is None or p not in known else known[p][:2] for p in players])
@@ -445,23 +491,45 @@ class Store:
                 self._claims.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", (CLAIM_SPACE, table_id))
 
     def ask_release(self, table_id: str) -> None:
-        """Ask the process that serves the table to let it go (see ``releases_asked``)."""
+        """Ask the process that serves the table to let it go (see ``notices``)."""
+        self.tell(RELEASE_CHANNEL, table_id)
+
+    def tell(self, channel: str, payload: str) -> None:
+        """Tell the other processes of the shared database (``notices``); nothing with SQLite."""
         if self._claims is not None:
             with self._lock:
-                self._claims.execute("SELECT pg_notify(%s, %s)", (RELEASE_CHANNEL, table_id))
+                self._claims.execute("SELECT pg_notify(%s, %s)", (channel, payload))
 
-    async def releases_asked(self) -> AsyncIterator[str]:
-        """The tables that other processes ask to be let go, as they ask (PostgreSQL's LISTEN, on
-        a connection of its own); nothing with SQLite. Ends when that connection is lost."""
+    async def notices(self) -> AsyncIterator[tuple[str, str]]:
+        """What other processes tell, as they do, by channel (one of CHANNELS) and payload
+        (PostgreSQL's LISTEN, on a connection of its own); nothing with SQLite. Ends when that
+        connection is lost."""
         if self._database is None:
             return
         import psycopg
 
         async with await psycopg.AsyncConnection.connect(self._database, connect_timeout=10,
                                                          autocommit=True) as conn:
-            await conn.execute(f"LISTEN {RELEASE_CHANNEL}")
+            for channel in CHANNELS:
+                await conn.execute(f"LISTEN {channel}")
             async for notice in conn.notifies():
-                yield notice.payload
+                yield notice.channel, notice.payload
+
+    @contextmanager
+    def tournament_lock(self, tournament_id: str) -> Iterator[None]:
+        """Held while this process changes the tournament (its entries, its rounds), so that no
+        other process of the shared database does at the same time; nothing to hold with SQLite."""
+        if self._claims is None:
+            yield
+            return
+        with self._lock:
+            self._claims.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (TOURNAMENT_SPACE, tournament_id))
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._claims.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))",
+                                     (TOURNAMENT_SPACE, tournament_id))
 
     def claim_free(self, held: Collection[str]) -> list[str]:
         """The stored tables, but those in ``held``, that this process may serve from now on (see
@@ -480,6 +548,50 @@ class Store:
     def has_table(self, table_id: str) -> bool:
         with self._transaction() as cur:
             return bool(cur.fetchall("SELECT 1 FROM tables WHERE id = ?", (table_id,)))
+
+    def open_listed(self, game: str | None = None, playing: bool = False) -> list[TableRow]:
+        """The listed tables of every process (of ``game``, if given) with a free human seat, not
+        finished, oldest first, with their seats alone: those waiting for players, and with
+        ``playing`` those in play too. What the lobby shows, in one query over the tables of the lobby's
+        own table (those listed, not finished), on their keys."""
+        where, params = ("", ()) if game is None else (" WHERE t.game = ?", (game,))
+        with self._transaction() as cur:
+            found = cur.fetchall(
+                "SELECT t.id, t.game, t.seats, t.options, t.first_dealer, t.invite, t.stand_in_level, t.started, "
+                "t.created, s.seat, s.kind, s.level, s.name, s.token, s.taken FROM lobby l "
+                f"JOIN tables t ON t.id = l.table_id JOIN seats s ON s.table_id = t.id{where} "
+                "ORDER BY t.created, t.id, s.seat", params)
+        tables: dict[str, TableRow] = {}
+        for r in found:
+            if r[0] not in tables:
+                tables[r[0]] = TableRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], bool(r[7]), r[8],
+                                        listed=True)
+            tables[r[0]].players.append(SeatRow(r[9], r[10], r[11], r[12], r[13], bool(r[14])))
+        open_rows = []
+        for table in tables.values():
+            _free_unheld_seats(table)
+            started = table.started or all(p.taken for p in table.players)
+            if (playing or not started) and any(free_seat(p) for p in table.players):
+                open_rows.append(table)
+        return open_rows
+
+    def seat_rows(self, table_id: str) -> tuple[list[SeatRow], dict[int, str]]:
+        """The table's seats as stored now, and the accounts that hold them."""
+        with self._transaction() as cur:
+            seats = [SeatRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in cur.fetchall(
+                "SELECT seat, kind, level, name, token, taken FROM seats WHERE table_id = ? ORDER BY seat",
+                (table_id,))]
+            holders = {r[0]: r[1] for r in cur.fetchall("SELECT seat, account FROM holders WHERE table_id = ?",
+                                                        (table_id,))}
+        table = TableRow(table_id, "", len(seats), {}, 0, "", "", False, 0.0, seats)
+        _free_unheld_seats(table)
+        return table.players, holders
+
+    def board_results(self, tournament_id: str) -> dict[str, list[float]]:
+        """The deltas per seat of each table (by id) that finished its board of the tournament."""
+        with self._transaction() as cur:
+            return {r[0]: json.loads(r[1]) for r in cur.fetchall(
+                "SELECT table_id, scores FROM board_results WHERE tournament_id = ?", (tournament_id,))}
 
     def _load(self, only: str | None) -> list[TableRow]:
         """The tables (only the one called ``only``, when given) with all they hold."""
@@ -523,10 +635,12 @@ class Store:
             for table_id, seat in cur.fetchall(f"SELECT table_id, seat FROM rematch_asks{where}", params):
                 tables[table_id].rematch_asked.add(seat)
             joined, params = of("t.table_id")
-            for table_id, seed in cur.fetchall("SELECT t.table_id, b.seed FROM tournament_tables t "
-                                               "JOIN tournament_boards b ON b.tournament_id = t.tournament_id "
-                                               f"AND b.board = t.board{joined}", params):
+            for table_id, seed, tournament_id, board in cur.fetchall(
+                    "SELECT t.table_id, b.seed, t.tournament_id, t.board FROM tournament_tables t "
+                    "JOIN tournament_boards b ON b.tournament_id = t.tournament_id "
+                    f"AND b.board = t.board{joined}", params):
                 tables[table_id].board_seed = seed
+                tables[table_id].board_of = (tournament_id, board)
             where, params = of("table_id")
             for r in cur.fetchall(f"SELECT table_id, line, seat, name, text, at FROM chat{where} "
                                   "ORDER BY table_id, line", params):
@@ -535,19 +649,26 @@ class Store:
                 del lines[:-CHAT_KEPT]
         return list(tables.values())
 
-    def load_tournaments(self) -> list[TournamentRow]:
-        """Every tournament with its boards' seeds, its entries and its tables, oldest first."""
+    def load_tournaments(self, only: str | None = None) -> list[TournamentRow]:
+        """Every tournament (only the one called ``only``, when given) with its boards' seeds, its
+        entries and its tables, oldest first."""
+        def of(column: str) -> tuple[str, tuple[str, ...]]:
+            return ("", ()) if only is None else (f" WHERE {column} = ?", (only,))
+
         with self._transaction() as cur:
+            where, params = of("id")
             found = {r[0]: TournamentRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7], bool(r[8]), r[9])
                      for r in cur.fetchall("SELECT id, game, seats, options, boards, tables, level, organiser, "
-                                           "started, created FROM tournaments ORDER BY created, id")}
-            for r in cur.fetchall("SELECT tournament_id, board, seed, seed_hash FROM tournament_boards "
-                                  "ORDER BY tournament_id, board"):
+                                           f"started, created FROM tournaments{where} ORDER BY created, id", params)}
+            where, params = of("tournament_id")
+            for r in cur.fetchall(f"SELECT tournament_id, board, seed, seed_hash FROM tournament_boards{where} "
+                                  "ORDER BY tournament_id, board", params):
                 found[r[0]].seeds.append((r[2], r[3]))
-            for r in cur.fetchall("SELECT tournament_id, entry, kind, level, name, token FROM tournament_entries "
-                                  "ORDER BY tournament_id, entry"):
+            for r in cur.fetchall("SELECT tournament_id, entry, kind, level, name, token FROM tournament_entries"
+                                  f"{where} ORDER BY tournament_id, entry", params):
                 found[r[0]].entries.append(EntryRow(r[1], r[2], r[3], r[4], r[5]))
-            for r in cur.fetchall("SELECT tournament_id, board, table_no, table_id FROM tournament_tables"):
+            for r in cur.fetchall(f"SELECT tournament_id, board, table_no, table_id FROM tournament_tables{where}",
+                                  params):
                 found[r[0]].played[(r[1], r[2])] = r[3]
         return list(found.values())
 
@@ -602,8 +723,14 @@ def _insert_table(cur: _Cursor, row: TableRow) -> None:
                     (row.id, p.seat, p.kind, p.level, p.name, p.token, int(p.taken)))
     if row.listed:
         cur.execute("INSERT INTO listed VALUES (?)", (row.id,))
+        cur.execute("INSERT INTO lobby VALUES (?)", (row.id,))
     for seat, account in row.holders.items():
         cur.execute("INSERT INTO holders VALUES (?, ?, ?)", (row.id, seat, account))
+
+
+def free_seat(seat: SeatRow) -> bool:
+    """Whether an invite may take the seat: a human one that nobody took and no token holds."""
+    return seat.kind == "human" and not seat.taken and seat.token is None
 
 
 def _free_unheld_seats(table: TableRow) -> None:

@@ -28,7 +28,7 @@ from osteria.records import replay
 from osteria.rules import GAMES
 from osteria.server import club, fair
 from osteria.server.scheduler import Scheduler
-from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow
+from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow, free_seat
 from osteria.views import TableView, card_of, view_for
 
 Message = dict[str, Any]
@@ -97,6 +97,19 @@ def view_lines(drawn: TableView, view: dict[str, JSON]) -> list[str]:
     already): the scores, what the match and the deal have declared, the signals made."""
     return [*drawn.scores(view), *drawn.match_notes(view), *drawn.status(view), *drawn.declarations(view),
             *drawn.signals(view)]
+
+
+def lobby_entry(row: TableRow, game: Game, seats: Sequence[SeatRow], status: str) -> Message:
+    """A table as the lobby lists it (``game``: its rules; ``seats`` as they are now): the game,
+    its rules, who sits where, the free seats and the invite to take one (a listed table's invite
+    is public); no token."""
+    return {"table_id": row.id, "game": game.name, "seats": game.seats,
+            "options": dict(game.options), "stand_in_level": row.stand_in_level,
+            "players": [{"seat": s.seat, "name": s.name if s.taken else None, "kind": s.kind,
+                         "level": s.level, "taken": s.taken} for s in seats],
+            "status": status, "free": sum(1 for s in seats if free_seat(s)),
+            "invite_link": f"/t/{row.id}?invite={row.invite}",
+            "created": row.created}
 
 
 class TableError(Exception):
@@ -474,18 +487,10 @@ class Table:
 
     def free_seats(self) -> list[Seat]:
         """The human seats an invite may still take: nobody took them, and no token holds them."""
-        return [s for s in self.seats if s.kind == "human" and not s.taken and s.token is None]
+        return [s for s in self.seats if free_seat(s)]
 
     def lobby_entry(self) -> Message:
-        """The table as the lobby lists it: the game, its rules, who sits where, the free seats
-        and the invite to take one (a listed table's invite is public); no token."""
-        return {"table_id": self.id, "game": self.game.name, "seats": self.game.seats,
-                "options": dict(self.game.options), "stand_in_level": self.row.stand_in_level,
-                "players": [{"seat": s.seat, "name": s.name if s.taken else None, "kind": s.kind,
-                             "level": s.level, "taken": s.taken} for s in self.seats],
-                "status": self.status, "free": len(self.free_seats()),
-                "invite_link": f"/t/{self.id}?invite={self.row.invite}",
-                "created": self.row.created}
+        return lobby_entry(self.row, self.game, self.seats, self.status)
 
     def seat_of_token(self, token: str | None) -> int | None:
         """The seat a token holds; None for no token (a watcher); TableError for a wrong one."""
@@ -533,16 +538,37 @@ class Table:
         # who by name, and the player himself chooses how he is to be told apart.
         if name and any(same_name(name, s.name) for s in self.seats if s is not chosen):
             raise TableError("name_taken", f"the name {name!r} is taken at this table: choose another", 409)
+        token = new_token()
+        refused = self.store.take_free_seat(self.id, chosen.seat, name or chosen.name, token)
+        if refused is not None:
+            # Another process of the shared database gave the seat (or the name) a moment ago.
+            self.reload_seats()
+            raise TableError(refused, "the seat was just taken" if refused == "taken" else
+                             f"the name {name!r} is taken at this table: choose another", 409)
         if name:
             chosen.name = name
             self.match.players[chosen.seat] = name
             self._views.clear()
-        token = new_token()
-        self.store.take_seat(self.id, chosen.seat, chosen.name, token)
         chosen.taken, chosen.token = True, token
         self.resume()
         self.broadcast_state()
         return chosen.seat, token
+
+    def reload_seats(self) -> None:
+        """Another process of the shared database changed the table's seats in the store (a player
+        took one there, an account holds one): the seats and holders are read again, and the
+        table goes on as they say."""
+        stored, self.row.holders = self.store.seat_rows(self.id)
+        changed = False
+        for s, row in zip(self.seats, stored, strict=True):
+            if (s.name, s.token, s.taken) != (row.name, row.token, row.taken):
+                s.name, s.token, s.taken = row.name, row.token, row.taken
+                self.match.players[s.seat] = s.name
+                changed = True
+        if changed:
+            self._views.clear()
+            self.resume()
+            self.broadcast_state()
 
     def pass_on(self, seat: int | None) -> str:
         """A fresh token for ``seat``, to hand the seat to someone else; the old one plays no more
@@ -915,6 +941,9 @@ class Tables:
         self.store, self.scheduler, self.settings = store, scheduler, settings
         self.tables: dict[str, Table] = {}
         self._unbuilt: set[str] = set()  # tables claimed here that the rules cannot rebuild
+        # Told of each tournament's table opened here from the store (tournament.py makes it one
+        # of its board's).
+        self.board_opened: Callable[[Table], None] = lambda table: None
         claimed = set(store.claim_free(()))
         for row in store.load_all():
             if row.id in claimed:
@@ -933,6 +962,8 @@ class Tables:
             return None
         self.tables[row.id] = table
         table.store_finished()  # in case the process that served it stopped before it could
+        if row.board_of is not None:
+            self.board_opened(table)
         return table
 
     def resume_all(self) -> None:

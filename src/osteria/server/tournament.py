@@ -30,7 +30,7 @@ from typing import Any
 from osteria.engine import JSON, RulesError
 from osteria.rules import GAMES
 from osteria.server import fair
-from osteria.server.store import EntryRow, SeatRow, Store, TableRow, TournamentRow
+from osteria.server.store import TOURNAMENT_CHANNEL, EntryRow, SeatRow, Store, TableRow, TournamentRow
 from osteria.server.tables import Message, Table, TableError, Tables, bot_name, new_table_id, new_token, same_name
 
 log = logging.getLogger("osteria.server")
@@ -93,6 +93,7 @@ class Tournament:
         self.tables = tables
         rules = GAMES[row.game](row.seats, **row.options)
         self.sense, self.partnership = rules.sense, rules.partnership
+        self._done: set[int] = set()  # the boards known to be done at every table
 
     @classmethod
     def create(cls, tables: Tables, game: str, seats: int | None, options: dict[str, JSON], boards: int,
@@ -130,50 +131,100 @@ class Tournament:
 
     # -- the rounds ------------------------------------------------------------------------------
 
+    def refresh(self) -> None:
+        """With a database other processes share, the tournament as stored now: they may have
+        registered entries, started it or opened a round."""
+        if self.store.shared:
+            found = self.store.load_tournaments(self.id)
+            if found:
+                self.row = found[0]
+
+    def round_ids(self, board: int) -> list[str]:
+        """The tables (by id) that play ``board``, by table number (none before its round opens),
+        whichever process serves them."""
+        return [self.row.played[(board, t)] for t in range(self.row.tables) if (board, t) in self.row.played]
+
     def round_tables(self, board: int) -> list[Table]:
-        """The tables that play ``board``, by table number (none before its round opens)."""
-        found = [self.row.played.get((board, t)) for t in range(self.row.tables)]
-        return [self.tables.tables[i] for i in found if i is not None and i in self.tables.tables]
+        """The tables of ``board`` that this process serves."""
+        return [self.tables.tables[i] for i in self.round_ids(board) if i in self.tables.tables]
 
-    def board_done(self, board: int) -> bool:
-        """Whether every table has played ``board`` to its end."""
-        played = self.round_tables(board)
-        return len(played) == self.row.tables and all(t.over for t in played)
+    def results(self) -> dict[str, list[float]]:
+        """Per table (by id) that finished its board, its seats' deltas over the board."""
+        return self.store.board_results(self.id)
 
-    @property
-    def current_board(self) -> int | None:
+    def board_done(self, board: int, results: dict[str, list[float]] | None = None) -> bool:
+        """Whether every table has played ``board`` to its end (``results``: as ``results()``
+        says, read again when not given). Once done, a board stays done."""
+        if board in self._done:
+            return True
+        played = self.round_ids(board)
+        if len(played) < self.row.tables:
+            return False
+        results = self.results() if results is None else results
+        if all(i in results for i in played):
+            self._done.add(board)
+        return board in self._done
+
+    def current_board(self, results: dict[str, list[float]] | None = None) -> int | None:
         """The board being played now; None before the start and once all are done."""
         opened = [b for b, _ in self.row.played]
         if not opened:
             return None
         board = max(opened)
-        return None if self.board_done(board) else board
+        return None if self.board_done(board, results) else board
 
-    @property
-    def status(self) -> str:
+    def status(self, results: dict[str, list[float]] | None = None) -> str:
         if not self.row.started:
             return "registering"
-        return "finished" if self.board_done(self.row.boards - 1) else "playing"
+        return "finished" if self.board_done(self.row.boards - 1, results) else "playing"
 
     def attach(self, table: Table, board: int) -> None:
-        """Make ``table`` one of ``board``'s: secret while the round lasts, telling us its end."""
+        """Make ``table`` one of ``board``'s: secret while the round lasts (a table still playing
+        it, surely), telling us its end. A table that finished it already has its result stored."""
         assert table.board is not None
-        table.board.secret = lambda: not self.board_done(board)
-        table.board.ended = lambda: self.board_ended(board)
+        table.board.secret = lambda: not (table.over and self.board_done(board))
+        table.board.ended = lambda: self.table_ended(table, board)
+        if table.over:
+            self.store_result(table, board)
 
-    def board_ended(self, board: int) -> None:
-        """A table finished ``board``: once every table has, its tables show the revealed seed and
-        the next round opens."""
-        if not self.board_done(board):
-            return
-        for table in self.round_tables(board):
-            table.broadcast_state()
-        if board + 1 < self.row.boards and not self.round_tables(board + 1):
-            self.open_round(board + 1)
+    def store_result(self, table: Table, board: int) -> None:
+        self.store.add_board_result(table.id, self.id, board, [
+            float(sum(r.delta[seat] for r in table.match.results)) for seat in range(self.row.seats)])
+
+    def table_ended(self, table: Table, board: int) -> None:
+        """A deal ended at ``table``: once it ends the board, its result is stored and the
+        tournament moves on if the round is done."""
+        if table.over:
+            self.store_result(table, board)
+            self.advance()
+
+    def advance(self, announce: bool = True) -> None:
+        """Once every table has finished the board of the latest round (wherever it was played),
+        the next round opens, by one process alone (the one that holds the tournament's lock and
+        finds it still unopened), and the tables of the round show the revealed seed: here, and,
+        with ``announce``, at the other processes of a shared database."""
+        with self.store.tournament_lock(self.id):
+            self.refresh()
+            opened = [b for b, _ in self.row.played]
+            if not opened or not self.board_done(max(opened)):
+                return
+            board = max(opened)
+            if board + 1 < self.row.boards:
+                self.open_round(board + 1)
+        if announce:
+            self.store.tell(TOURNAMENT_CHANNEL, self.id)
+        self.reveal()
+
+    def reveal(self) -> None:
+        """The tables served here that finished their board show what the round's end revealed."""
+        for table in [t for b in range(self.row.boards) for t in self.round_tables(b)]:
+            if table.over:
+                table.broadcast_state()
 
     def open_round(self, board: int) -> None:
         """A fresh table per table number, each dealt from the board's seed, play begun at once (a
-        player who does not come is stood in for by a bot after the stand-in time)."""
+        player who does not come is stood in for by a bot after the stand-in time); served by this
+        process, until another is asked for one of them."""
         seed = self.row.seeds[board][0]
         seats = self.row.seats
         for t in range(self.row.tables):
@@ -182,7 +233,7 @@ class Tournament:
                                e.kind == "bot") for seat, e in entries]
             row = TableRow(new_table_id(), self.row.game, seats, dict(self.row.options),
                            fair.first_dealer_from_seed(seed, seats), new_token(), self.row.level, True, time.time(),
-                           players, board_seed=seed)
+                           players, board_seed=seed, board_of=(self.id, board))
             self.store.create_board_table(row, self.id, board, t)
             table = Table(row, self.store, self.tables.scheduler, self.tables.settings)
             self.row.played[(board, t)] = table.id
@@ -192,26 +243,27 @@ class Tournament:
             table.resume()
 
     def resume(self) -> None:
-        """After a restart: a round whose tables all finished while the server stopped moves on."""
-        opened = [b for b, _ in self.row.played]
-        if opened:
-            self.board_ended(max(opened))
+        """After a restart: a round whose tables all finished while the server stopped moves on
+        (the other processes heard of any round's end when it came)."""
+        self.advance(announce=False)
 
     # -- entries -------------------------------------------------------------------------------
 
     def register(self, name: str | None) -> tuple[int, str]:
         """A place for a player: his entry number and its token, told to him alone."""
-        if self.row.started:
-            raise TableError("started", "the tournament has begun: registration is closed", 409)
-        if len(self.row.entries) >= self.places:
-            raise TableError("full", f"all {self.places} places are taken", 409)
-        entry = len(self.row.entries)
-        name = name or f"player {entry + 1}"
-        if any(same_name(name, e.name) for e in self.row.entries):
-            raise TableError("name_taken", f"the name {name!r} is taken in this tournament: choose another", 409)
-        row = EntryRow(entry, "human", None, name, new_token())
-        self.store.add_entry(self.id, row)
-        self.row.entries.append(row)
+        with self.store.tournament_lock(self.id):  # so that no two processes give one place
+            self.refresh()
+            if self.row.started:
+                raise TableError("started", "the tournament has begun: registration is closed", 409)
+            if len(self.row.entries) >= self.places:
+                raise TableError("full", f"all {self.places} places are taken", 409)
+            entry = len(self.row.entries)
+            name = name or f"player {entry + 1}"
+            if any(same_name(name, e.name) for e in self.row.entries):
+                raise TableError("name_taken", f"the name {name!r} is taken in this tournament: choose another", 409)
+            row = EntryRow(entry, "human", None, name, new_token())
+            self.store.add_entry(self.id, row)
+            self.row.entries.append(row)
         assert row.token is not None
         return entry, row.token
 
@@ -225,95 +277,145 @@ class Tournament:
         """The organiser starts: bots take the places nobody registered for, the first round opens."""
         if not secrets.compare_digest(organiser.encode(), self.row.organiser.encode()):
             raise TableError("forbidden", "only the tournament's organiser may start it", 403)
-        if self.row.started:
-            return
-        bots: list[EntryRow] = []
-        for entry in range(len(self.row.entries), self.places):
-            # A name no other entry has, in any case, so the standings tell every entry apart.
-            taken = [e.name for e in [*self.row.entries, *bots]]
-            name = bot_name(entry, taken)
-            if any(same_name(name, other) for other in taken):
-                name = f"bot {entry + 1}"
-            bots.append(EntryRow(entry, "bot", self.row.level, name, None))
-        self.store.start_tournament(self.id, bots)
-        self.row.entries.extend(bots)
-        self.row.started = True
-        self.open_round(0)
+        with self.store.tournament_lock(self.id):
+            self.refresh()
+            if self.row.started:
+                return
+            bots: list[EntryRow] = []
+            for entry in range(len(self.row.entries), self.places):
+                # A name no other entry has, in any case, so the standings tell every entry apart.
+                taken = [e.name for e in [*self.row.entries, *bots]]
+                name = bot_name(entry, taken)
+                if any(same_name(name, other) for other in taken):
+                    name = f"bot {entry + 1}"
+                bots.append(EntryRow(entry, "bot", self.row.level, name, None))
+            self.store.start_tournament(self.id, bots)
+            self.row.entries.extend(bots)
+            self.row.started = True
+            self.open_round(0)
 
-    def seat_of(self, token: str) -> tuple[Table, int, str]:
-        """Where an entry plays the board of the round now: the table, the seat and its token."""
+    def seat_of(self, token: str) -> tuple[str, int, str]:
+        """Where an entry plays the board of the round now: the table's id, the seat and its token
+        (the table served here or by another process)."""
+        self.refresh()
         entry = self.entry_of_token(token)
-        board = self.current_board
+        board = self.current_board()
         if board is None:
-            raise TableError("waiting" if not self.row.started else "finished",
-                             "the tournament has not begun" if not self.row.started else "the tournament is over", 409)
+            if not self.row.started:
+                raise TableError("waiting", "the tournament has not begun", 409)
+            if self.status() == "finished":
+                raise TableError("finished", "the tournament is over", 409)
+            # A round is done and the process that saw it so is opening the next, a moment away.
+            raise TableError("waiting", "the next round is opening: ask again in a moment", 409)
         at, seat_number = self.place(entry.entry)
-        table = self.round_tables(board)[at]
-        seat = table.seats[seat_number]
+        table_id = self.row.played[(board, at)]
+        table = self.tables.tables.get(table_id)
+        seat = table.seats[seat_number] if table is not None else self.store.seat_rows(table_id)[0][seat_number]
         assert seat.token is not None
-        return table, seat.seat, seat.token
+        return table_id, seat.seat, seat.token
 
     # -- scores --------------------------------------------------------------------------------
 
-    def board_scores(self, board: int) -> list[list[float]] | None:
+    def board_scores(self, board: int, results: dict[str, list[float]]) -> list[list[float]] | None:
         """Per table and seat, the seat's deltas on ``board``, once every table has played it."""
-        if not self.board_done(board):
+        if not self.board_done(board, results):
             return None
-        return [[float(sum(r.delta[seat] for r in table.match.results)) for seat in range(self.row.seats)]
-                for table in self.round_tables(board)]
+        return [results[i] for i in self.round_ids(board)]
 
-    def standings(self) -> list[Message]:
+    def standings(self, results: dict[str, list[float]]) -> list[Message]:
         """Each entry's matchpoints on every board all the tables have finished, best first."""
-        done = [s for b in range(self.row.boards) if (s := self.board_scores(b)) is not None]
+        done = [s for b in range(self.row.boards) if (s := self.board_scores(b, results)) is not None]
         return standings(self.row.entries, done, self.sense, self.row.seats, self.partnership)
+
+    def table_status(self, table_id: str, results: dict[str, list[float]]) -> str:
+        table = self.tables.tables.get(table_id)
+        if table is not None:
+            return table.status
+        return "finished" if table_id in results else "playing"  # a board's table plays from its opening
 
     def state(self) -> Message:
         """The tournament as everybody may see it: no token, no seed of a board still in play."""
         seats = self.row.seats
+        results = self.results()
         return {
             "tournament_id": self.id, "game": self.row.game, "seats": seats, "options": dict(self.row.options),
-            "boards": self.row.boards, "tables": self.row.tables, "level": self.row.level, "status": self.status,
-            "board": self.current_board, "places": self.places, "scoring": "matchpoints",
-            "lower_is_better": self.sense < 0,
+            "boards": self.row.boards, "tables": self.row.tables, "level": self.row.level,
+            "status": self.status(results), "board": self.current_board(results), "places": self.places,
+            "scoring": "matchpoints", "lower_is_better": self.sense < 0,
             "entries": [{"entry": e.entry, "name": e.name, "kind": e.kind, "level": e.level,
                          "table": self.place(e.entry)[0], "seat": self.place(e.entry)[1]}
                         for e in self.row.entries],
-            "commitments": [{"board": b, "seed_hash": published, "seed": seed if self.board_done(b) else None}
+            "commitments": [{"board": b, "seed_hash": published,
+                             "seed": seed if self.board_done(b, results) else None}
                             for b, (seed, published) in enumerate(self.row.seeds)],
-            "rounds": [{"board": b, "done": self.board_done(b), "scores": self.board_scores(b),
-                        "tables": [{"table": t, "table_id": table.id, "status": table.status,
-                                    "watch_link": f"/t/{table.id}"}
-                                   for t, table in enumerate(self.round_tables(b))]}
-                       for b in range(self.row.boards) if self.round_tables(b)],
-            "standings": self.standings(),
+            "rounds": [{"board": b, "done": self.board_done(b, results), "scores": self.board_scores(b, results),
+                        "tables": [{"table": t, "table_id": table_id, "status": self.table_status(table_id, results),
+                                    "watch_link": f"/t/{table_id}"}
+                                   for t, table_id in enumerate(self.round_ids(b))]}
+                       for b in range(self.row.boards) if self.round_ids(b)],
+            "standings": self.standings(results),
         }
 
 
 class Tournaments:
-    """Every tournament of the server, loaded from the store with the tables that play them."""
+    """The tournaments of the server, loaded from the store with the tables that play them; with
+    a database that other processes share, also those made elsewhere, when asked for."""
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.tournaments: dict[str, Tournament] = {}
         for row in tables.store.load_tournaments():
-            try:
-                tournament = Tournament(row, tables)
-            except (RulesError, KeyError, ValueError):
-                log.exception("tournament %s cannot be rebuilt from the database; it stays closed", row.id)
-                continue
-            self.tournaments[row.id] = tournament
-            for (board, _), table_id in row.played.items():
-                if table_id in tables.tables:
-                    tournament.attach(tables.tables[table_id], board)
+            self._add(row)
+        for table in tables.tables.values():
+            if table.row.board_of is not None and table.row.board_of[0] in self.tournaments:
+                self.tournaments[table.row.board_of[0]].attach(table, table.row.board_of[1])
+        tables.board_opened = self.table_opened
+
+    def _add(self, row: TournamentRow) -> Tournament | None:
+        try:
+            tournament = Tournament(row, self.tables)
+        except (RulesError, KeyError, ValueError):
+            log.exception("tournament %s cannot be rebuilt from the database; it stays closed", row.id)
+            return None
+        self.tournaments[row.id] = tournament
+        return tournament
 
     def resume_all(self) -> None:
         for tournament in self.tournaments.values():
             tournament.resume()
 
     def get(self, tournament_id: str) -> Tournament:
-        if tournament_id not in self.tournaments:
+        """The tournament, as stored now; TableError (404) for none."""
+        found = self.tournaments.get(tournament_id)
+        if found is None and self.tables.store.shared:
+            rows = self.tables.store.load_tournaments(tournament_id)
+            found = self._add(rows[0]) if rows else None
+        elif found is not None:
+            found.refresh()
+        if found is None:
             raise TableError("not_found", f"no tournament {tournament_id!r}", 404)
-        return self.tournaments[tournament_id]
+        return found
+
+    def table_opened(self, table: Table) -> None:
+        """A table of a tournament's board, opened here from the store after the process that
+        served it stopped or let it go: one of its board's again, and the tournament moves on if
+        that table ended the round."""
+        assert table.row.board_of is not None
+        tournament_id, board = table.row.board_of
+        try:
+            tournament = self.get(tournament_id)
+        except TableError:
+            return
+        tournament.attach(table, board)
+        if table.over:
+            tournament.advance()
+
+    def heard(self, tournament_id: str) -> None:
+        """Another process found a round of the tournament done: the tables served here show it."""
+        tournament = self.tournaments.get(tournament_id)
+        if tournament is not None:
+            tournament.refresh()
+            tournament.reveal()
 
     def create(self, game: str, seats: int | None, options: dict[str, Any], boards: int, tables: int,
                level: str) -> Tournament:
