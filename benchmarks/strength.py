@@ -26,7 +26,7 @@ from osteria.arena.players import PLAYERS
 from osteria.bots import BOTS, HEURISTICS
 from osteria.bots.levels import LEVELS, STRONGEST
 
-SLOW = {"pimc", "ismcts", "hybrid"}  # they search at (nearly) every move; the oracle only at its card play
+SLOW = {"pimc", "ismcts", "hybrid"}  # 0.1 s at (nearly) every move; the oracle, the ceiling, gets every board
 # Strongest first, so that each line reads "stronger against weaker".
 ORDER = ("oracle", "hybrid", "ismcts", "pimc", "heuristic", "random")
 # The hybrid is measured against the rule-based player it overrules, the bar it must clear, on

@@ -583,6 +583,24 @@ class Match:
                 yield index, again, seat, action
                 again.apply(action)
 
+    def copy(self) -> Match:
+        """An independent copy, for a player that may read the whole match (the arena's oracle):
+        the deal in progress copied (``Deal.copy``), the results so far, and the shuffles to come,
+        the same as this match's. Playing on the copy leaves this match as it is."""
+        new = object.__new__(Match)
+        new.__dict__.update(self.__dict__)
+        new.deals = self.deals[:]
+        if new.deals:
+            last = new.deals[-1]
+            new.deals[-1] = DealRecord(last.dealer, last.hands, last.stock, last.deal.copy())
+        new.results = self.results[:]
+        try:
+            new._rng = random.Random()
+            new._rng.setstate(self._rng.getstate())
+        except NotImplementedError:  # the system's generator has no state to copy: it is shared
+            new._rng = self._rng
+        return new
+
     # -- the public API ----------------------------------------------------------------------
 
     @property

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from osteria.arena.oracle import OraclePlayer
 from osteria.arena.protocol import PROTOCOL_V1, EngineBot, TimeControl, engine_bot
-from osteria.bots import HEURISTICS, Bot, make_bot
-from osteria.bots.pimc import WIDEST, PimcBot
+from osteria.bots import Bot, make_bot
 from osteria.engine import Match
 
 
@@ -100,47 +100,6 @@ class EnginePlayer:
 
     def close(self) -> None:
         self.bot.close()
-
-
-class OraclePlayer:
-    """CHEATS: it sees every hand. The arena's upper bound, never a bot for people or tables.
-
-    In the card play it values every action on the true deal: exactly with the double-dummy
-    solver near the end, by many random playouts before. Bids, calls and discards it leaves to
-    the game's heuristic player (honestly, from its observation), because random playouts judge
-    a contract worse than a rule of thumb does; where a game has no heuristic player, playouts.
-    """
-
-    name = "oracle"
-
-    def __init__(self, game: str) -> None:
-        self.heuristic = HEURISTICS[game]() if game in HEURISTICS else None
-        self.valuer: PimcBot | None = None
-
-    def begin_match(self, seat: int, seed: str) -> None:
-        self.valuer = PimcBot(seed, max_nodes=200_000, playouts=24)
-
-    def choose(self, match: Match, seat: int) -> str:
-        deal = match.deal
-        assert deal is not None and deal.to_move is not None and self.valuer is not None
-        if self.heuristic is not None and not deal.in_card_play:
-            observation = match.observation(seat)
-            return self.heuristic.act(observation, observation["legal_actions"])
-        actions = {deal.action_str(a): a for a in deal.legal()}
-        if len(actions) == 1:
-            return next(iter(actions))
-        if len(actions) > WIDEST:
-            actions = dict(self.valuer.rng.sample(sorted(actions.items()), WIDEST))
-        values = (self.valuer.solved_values(deal, actions, deal.to_move)
-                  or self.valuer.playout_values(deal, actions, deal.to_move))
-        sense = match.game.sense
-        return max(values, key=lambda text: sense * values[text])
-
-    def end_match(self) -> list[dict[str, Any]]:
-        return []
-
-    def close(self) -> None:
-        pass
 
 
 PLAYERS = ("oracle",)  # seated by the arena itself, beside the bots

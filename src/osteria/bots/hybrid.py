@@ -25,6 +25,7 @@ observation.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterator, Mapping
 from itertools import chain, islice
 from typing import Any
@@ -115,19 +116,9 @@ class HybridBot(SearchBot):
         return best if mean > max(self.margin, confidence * spread / math.sqrt(n)) else proposal
 
     def candidates(self, proposal: str, legal_actions: list[str], width: int) -> list[str]:
-        """The heuristic's action and at most ``width - 1`` others: first one of each other kind
-        (the action's first word: passing, calling, playing alone...), for those are the
-        choices that move the stakes, then any. A simulation pays a playout for each."""
-        others = [a for a in legal_actions if a != proposal]
-        self.rng.shuffle(others)
-        kinds = {proposal.split()[0]}
-        first_of_kind = []
-        for a in others:
-            if a.split()[0] not in kinds:
-                kinds.add(a.split()[0])
-                first_of_kind.append(a)
-        rest = [a for a in others if a not in first_of_kind]
-        return [proposal, *(first_of_kind + rest)[:width - 1]]
+        """The heuristic's action and at most ``width - 1`` others (``candidates``). A simulation
+        pays a playout for each."""
+        return candidates(proposal, legal_actions, width, self.rng)
 
     def simulated_values(self, decision: Decision, deal: Deal, actions: dict[str, int]) -> dict[str, float]:
         """Each action's result for the seat to move when the heuristic plays the rest of this
@@ -148,3 +139,19 @@ class HybridBot(SearchBot):
                 rollout.apply(rollout.parse_action(self.heuristic.act(seen, legal)))
             values[text] = rollout.result().delta[decision.seat]
         return values
+
+
+def candidates(proposal: str, legal_actions: list[str], width: int, rng: random.Random) -> list[str]:
+    """The proposed action and at most ``width - 1`` others: first one of each other kind (the
+    action's first word: passing, calling, playing alone...), for those are the choices that move
+    the stakes, then any, drawn at random by ``rng``."""
+    others = [a for a in legal_actions if a != proposal]
+    rng.shuffle(others)
+    kinds = {proposal.split()[0]}
+    first_of_kind = []
+    for a in others:
+        if a.split()[0] not in kinds:
+            kinds.add(a.split()[0])
+            first_of_kind.append(a)
+    rest = [a for a in others if a not in first_of_kind]
+    return [proposal, *(first_of_kind + rest)[:width - 1]]
