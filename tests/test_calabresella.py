@@ -241,15 +241,41 @@ def test_the_secret_partner_is_known_only_to_himself_until_the_called_card_is_pl
     match.play("chiamo 3c")
     assert match.to_move == 1  # no exchange at five
     assert match.observation(3)["partner"] == 3
+    deal = deal_of(match)
+    assert not deal.holder_shown()
     for seat in (0, 1, 2, 4):
         obs = match.observation(seat)
         assert obs["partner"] is None and obs["called_holder"] is None
     rng = random.Random(2)
     while "3c" not in match.observation(0)["played"]:
         assert match.observation(1)["partner"] is None
+        assert [deal.partner_known_to(s) for s in range(5)] == [False, False, False, True, False]
         play_random_action(match, rng)
     for seat in range(5):
         assert match.observation(seat)["partner"] == 3
+        assert deal.partner_known_to(seat)
+
+
+def test_the_caller_alone_sees_the_widow_he_takes_and_the_cards_he_lays_aside() -> None:
+    match = start(["", "Ad 2d", ""], 3, dealer=0, widow="3d 4b 5b 6b")
+    match.play("chiamo 3d")
+    deal = deal_of(match)
+    assert deal.holder_shown()
+    assert [deal.widow_seen_by(s) for s in range(3)] == [False, True, False]
+    assert not any(deal.discards_seen_by(s) for s in range(3))  # not laid aside yet
+    match.play("scarto 6b 5b 4b Ad")
+    scarto = deal.history[-1][1]
+    assert [deal.discards_seen_by(s) for s in range(3)] == [False, True, False]
+    assert [deal.seen_action(s, 1, scarto) for s in range(3)] == ["scarto", "scarto Ad 4b 5b 6b", "scarto"]
+    assert not any(deal.partner_known_to(s) for s in range(3))  # a partner only at five
+
+
+def test_a_sola_shows_the_widow_to_nobody() -> None:
+    match = start([], 3, dealer=0, widow="Ab 2b 3b Rb")
+    match.play("sola")
+    deal = deal_of(match)
+    assert not any(deal.widow_seen_by(s) or deal.discards_seen_by(s) for s in range(3))
+    assert not deal.holder_shown()
 
 
 # -- the stakes: every cell of both tables -------------------------------------------------------

@@ -22,6 +22,7 @@ from osteria.rules.quattrigghiu import (
     TRUMP_MASK,
     Quattrigghiu,
     QuattrigghiuDeal,
+    forgotten_basi,
 )
 
 from helpers import fill_hands, match_with, play_random_action, play_randomly
@@ -205,6 +206,7 @@ def test_the_aiuto_is_known_only_to_himself_until_the_called_card_is_played() ->
     match = match_with("quattrigghiu", hands_for("6d As", "Rd", "", ""), dealer=3)
     match.play("chiamu s Rd")
     assert match.observation(1)["aiuto"] == 1
+    assert [current(match).aiuto_known_to(s) for s in range(4)] == [False, True, False, False]
     for seat in (0, 2, 3):
         obs = match.observation(seat)
         assert obs["aiuto"] is None
@@ -217,6 +219,7 @@ def test_the_aiuto_is_known_only_to_himself_until_the_called_card_is_played() ->
         match.play("Rd" if seat == 1 and "Rd" in legal else next(a for a in legal if a != "Rd"))
     for seat in range(4):
         assert match.observation(seat)["aiuto"] == 1
+        assert current(match).aiuto_known_to(seat)
 
 
 # -- play -----------------------------------------------------------------------------------------
@@ -374,6 +377,10 @@ def test_after_the_sixth_basi_the_earlier_ones_vanish_from_every_observation() -
         assert [a for _, a in obs["history"]] == ["chiamu s Cd"]
         # the aiuto has shown himself (he played the cavallo); the cards gone stay gone
         assert obs["aiuto"] == 1
+
+
+def test_the_first_six_basi_are_forgotten_once_six_are_played() -> None:
+    assert [forgotten_basi(n) for n in range(11)] == [0] * 6 + [6] * 5
 
 
 # -- stakes and the match ---------------------------------------------------------------------------

@@ -288,6 +288,8 @@ def test_cenno_seen_by_partner_alone() -> None:
     deal = make_deal(CENNI_HANDS)
     before = {s: deal.observation(s) for s in range(4)}
     play(deal, "cenno vecion")
+    cenno = deal.history[-1][1]
+    assert [deal.seen_action(s, 0, cenno) for s in range(4)] == ["cenno vecion", None, "cenno vecion", None]
     assert deal.observation(2)["cenni"] == [[0, "vecion"]]
     assert deal.observation(0)["cenni"] == [[0, "vecion"]]
     for s in (1, 3):

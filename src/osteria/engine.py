@@ -195,6 +195,12 @@ class Deal(ABC):
         """The osteria/1 string of an action."""
         return self.action_strings[action]
 
+    def seen_action(self, seat: Seat, actor: Seat, action: Action) -> str | None:
+        """An action of ``actor`` as ``seat`` saw it: its osteria/1 string, or a string that
+        shows less (another seat's hidden cards left out), or None where ``seat`` saw nothing
+        of it. By default every action is public."""
+        return self.action_str(action)
+
     def action_strs(self, actions: Sequence[Action]) -> list[str]:
         """The osteria/1 strings of several actions: looked up in the table while they are all in
         it, which is what ``action_str`` does for a listed action."""

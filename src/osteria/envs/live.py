@@ -5,12 +5,11 @@ with it: what the environments hand out at every step.
 engine builds afresh (its whole history as strings) at each call. :class:`LiveEncoding` gives
 the same vector, bit for bit, at a fraction of the cost: each seat's history-made blocks
 (cards played, signals, accusi, words said) take each action once, as the seat sees it, and
-the rest is written from the deal's current state. Where a rules module says what a seat saw
-of an action (Tressette's ``seen_action``, Sancagna's ``_seen``) the live fillers ask it; the
-other conditions of an observation (Calabresella's widow and secret partner, Quattrigghiu's
-aiuto and forgotten basi) are restated here beside it, and a test compares both encodings at
-every step of random matches of every game, so the live one shows no more than the
-observation does.
+the rest is written from the deal's current state. What a seat may see is the rules module's
+to say, and the fillers ask it the questions its own ``observation`` asks: each action as the
+seat saw it (``Deal.seen_action``), and a game's own conditions (Calabresella's secret partner,
+widow and discards, Quattrigghiu's aiuto and forgotten basi). A test compares both encodings at
+every step of random matches of every game.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from osteria.cards import cards_of
 from osteria.engine import Match, side_of
 from osteria.envs import encoding as enc_module
 from osteria.envs.encoding import Encoding, Vector
-from osteria.rules import calabresella, sancagna, tressette
+from osteria.rules import quattrigghiu
 
 Deal = Any  # each game's own deal class: the live fillers read its attributes
 
@@ -41,24 +40,21 @@ class SeatPlanes:
         self.sizes = sizes  # the hand_sizes value of each number of cards
         self.seen = 0  # history entries taken so far
         self.flags: set[str] = set()  # what a game's filler has noted once (a forgetting done)
-        self.scanned = 0  # history entries a game's update has looked at
 
 
-# The history entry as the seat sees it (None: not in its history); the blocks an entry sets;
-# the blocks of the deal's current state; the blocks written once a deal (dealer, options).
-Text = Callable[[Deal, int, int, int], str | None]
+# The blocks a history entry, as the seat saw it, sets; the blocks of the deal's current state;
+# the blocks written once a deal (dealer, options).
 Seen = Callable[[Encoding, Vector, int, int, str], None]
 State = Callable[[Encoding, list[int], dict[int, float], Match, Deal, int, SeatPlanes], None]
 
 
 @dataclass(frozen=True)
 class LiveSpec:
-    text: Text
     seen: Seen
     state: State
     constant: Callable[[Encoding, Vector, Deal, int], None]
     # What a game changes in a seat's kept planes or notes in its flags before each vector
-    # (blocks the seat stops remembering, a fact that its state shows from then on).
+    # (blocks the seat stops remembering).
     update: Callable[[Encoding, Vector, Deal, int, SeatPlanes], None] | None = None
 
 
@@ -108,10 +104,10 @@ class LiveEncoding:
             planes[list(totals)] = list(totals.values())
         history = deal.history
         if kept.seen < len(history):
-            text, marks, n = spec.text, self._marks, e.seats
+            seen_action, marks, n = deal.seen_action, self._marks, e.seats
             marked: list[int] = []
             for actor, action in history[kept.seen:]:
-                words = text(deal, seat, actor, action)
+                words = seen_action(seat, actor, action)
                 if words is not None:
                     key = ((actor - seat) % n, words)
                     found = marks.get(key)
@@ -178,17 +174,7 @@ def _nothing_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -> Non
     """A game whose history makes no block of its own (the common ``played`` aside)."""
 
 
-def _as_played(deal: Deal, me: int, actor: int, action: int) -> str:
-    return deal.action_str(action)  # type: ignore[no-any-return]
-
-
 # Tressette ---------------------------------------------------------------------------------------
-
-def _tressette_text(deal: Deal, me: int, actor: int, action: int) -> str:
-    if action >= tressette.ACCUSO_BASE:
-        return deal.seen_action(me, actor, action)  # type: ignore[no-any-return]
-    return tressette.ACTION_STRINGS[action]
-
 
 def _tressette_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -> None:
     if text.startswith("accuso"):
@@ -236,11 +222,6 @@ def _traversone_state(e: Encoding, ones: list[int], values: dict[int, float], ma
 
 # Sancagna ---------------------------------------------------------------------------------------
 
-def _sancagna_text(deal: Deal, me: int, actor: int, action: int) -> str | None:
-    # The rules' own test of what a seat sees (a cenno only by its side).
-    return sancagna.ACTION_STRINGS[action] if deal._seen(me, actor, action) else None
-
-
 def _sancagna_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -> None:
     if text.startswith("cenno "):
         enc_module.sancagna_cenno(e, v, me, actor, text[len("cenno "):])
@@ -283,8 +264,6 @@ def _sancagna_state(e: Encoding, ones: list[int], values: dict[int, float], matc
 
 # Quattrigghiu -----------------------------------------------------------------------------------
 
-FORGOTTEN = 6  # after the sixth basi the first six are gone from the table, and from memory
-
 def _quattrigghiu_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -> None:
     enc_module.quattrigghiu_word(e, v, me, actor, text)
 
@@ -295,10 +274,11 @@ def _quattrigghiu_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
 
 
 def _quattrigghiu_forget(e: Encoding, v: Vector, deal: Deal, me: int, kept: SeatPlanes) -> None:
-    if len(deal.tricks) >= FORGOTTEN and "forgotten" not in kept.flags:
+    forgotten = quattrigghiu.forgotten_basi(len(deal.tricks))
+    if forgotten and "forgotten" not in kept.flags:
         n, d, base, at = e.seats, e.deck_size, e.offsets["played"], e.deck_position
         v[[base + (leader + i - me) % n * d + at[c]
-           for leader, cards, _ in deal.tricks[:FORGOTTEN] for i, c in enumerate(cards)]] = 0
+           for leader, cards, _ in deal.tricks[:forgotten] for i, c in enumerate(cards)]] = 0
         kept.flags.add("forgotten")
 
 
@@ -306,7 +286,7 @@ def _quattrigghiu_state(e: Encoding, ones: list[int], values: dict[int, float], 
                         kept: SeatPlanes) -> None:
     n, o, at = e.seats, e.offsets, e.deck_position
     tricks = deal.tricks
-    shown = tricks[FORGOTTEN:] if len(tricks) >= FORGOTTEN else tricks
+    shown = tricks[quattrigghiu.forgotten_basi(len(tricks)):]
     _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   shown[-1][2] if shown else None, len(tricks))
     ones.append(o["phase"] + enc_module.QUATTRIGGHIU_PHASES.index(deal.phase))
@@ -315,8 +295,7 @@ def _quattrigghiu_state(e: Encoding, ones: list[int], values: dict[int, float], 
         ones.append(o["trump"] + deal.trump)
     if deal.called >= 0:
         ones.append(o["called_card"] + at[deal.called])
-    # As the observation shows him: to all once public, to himself, and to all once the deal is over.
-    if deal.aiuto >= 0 and (deal.aiuto_public or me == deal.aiuto or deal.to_move is None):
+    if deal.aiuto_known_to(me):
         ones.append(o["aiuto"] + (deal.aiuto - me) % n)
     base = o["basi"]
     for seat, basi in enumerate(deal.basi):
@@ -326,22 +305,8 @@ def _quattrigghiu_state(e: Encoding, ones: list[int], values: dict[int, float], 
 
 # Calabresella -----------------------------------------------------------------------------------
 
-def _calabresella_text(deal: Deal, me: int, actor: int, action: int) -> str:
-    # As the observation shows it: another seat's scarto without its cards.
-    return "scarto" if action & calabresella.SCARTO and actor != me else deal.action_str(action)
-
-
 def _calabresella_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -> None:
     enc_module.calabresella_entry(e, v, me, actor, text)
-
-
-def _calabresella_note(e: Encoding, v: Vector, deal: Deal, me: int, kept: SeatPlanes) -> None:
-    """Notes once that the called card has been played, which makes the secret partner known to all."""
-    if deal.called is not None and "called played" not in kept.flags:
-        if any(a % tressette.SIGNAL_STRIDE == deal.called for _, a in deal.history[kept.scanned:]
-               if a < calabresella.PASSO):
-            kept.flags.add("called played")
-        kept.scanned = len(deal.history)
 
 
 def _calabresella_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
@@ -354,31 +319,27 @@ def _calabresella_state(e: Encoding, ones: list[int], values: dict[int, float], 
         ones.append(o["contract"] + ("chiamata", "sola").index(deal.contract))
     if deal.caller is not None:
         ones.append(o["caller"] + (deal.caller - me) % n)
-    # What the observation shows, and to whom (CalabresellaDeal.observation).
-    partner = deal.partner
-    if partner is not None and (me == partner or "called played" in kept.flags):
-        ones.append(o["partner"] + (partner - me) % n)
+    if deal.partner_known_to(me):
+        ones.append(o["partner"] + (deal.partner - me) % n)
     if deal.called is not None:
         ones.append(o["called"] + at[deal.called])
-        if n < 5:  # at three and four the holder hands the called card over for all to see
-            ones.append(o["called_holder"] + (n if deal.holder is None else (deal.holder - me) % n))
+    if deal.holder_shown():  # n: the widow
+        ones.append(o["called_holder"] + (n if deal.holder is None else (deal.holder - me) % n))
     if deal.ceded is not None:
         ones.append(o["ceded"] + at[deal.ceded])
-    if me == deal.caller and n == 3 and deal.contract == "chiamata":
+    if deal.widow_seen_by(me):
         ones += [o["widow"] + at[c] for c in cards_of(deal.widow)]
-        if deal.phase in ("play", "over"):
-            ones += [o["discards"] + at[c] for c in cards_of(deal.set_aside)]
+    if deal.discards_seen_by(me):
+        ones += [o["discards"] + at[c] for c in cards_of(deal.set_aside)]
     base = o["thirds"]
     for seat, thirds in enumerate(deal.taken):
         values[base + (seat - me) % n] = min(thirds / 36, 2.0)
 
 
 LIVE_SPECS: dict[str, LiveSpec] = {
-    "tressette": LiveSpec(_tressette_text, _tressette_seen, _tressette_state, _tressette_constant),
-    "traversone": LiveSpec(_as_played, _nothing_seen, _traversone_state, _traversone_constant),
-    "sancagna": LiveSpec(_sancagna_text, _sancagna_seen, _sancagna_state, _sancagna_constant),
-    "quattrigghiu": LiveSpec(_as_played, _quattrigghiu_seen, _quattrigghiu_state, _quattrigghiu_constant,
-                             _quattrigghiu_forget),
-    "calabresella": LiveSpec(_calabresella_text, _calabresella_seen, _calabresella_state, _dealer,
-                             _calabresella_note),
+    "tressette": LiveSpec(_tressette_seen, _tressette_state, _tressette_constant),
+    "traversone": LiveSpec(_nothing_seen, _traversone_state, _traversone_constant),
+    "sancagna": LiveSpec(_sancagna_seen, _sancagna_state, _sancagna_constant),
+    "quattrigghiu": LiveSpec(_quattrigghiu_seen, _quattrigghiu_state, _quattrigghiu_constant, _quattrigghiu_forget),
+    "calabresella": LiveSpec(_calabresella_seen, _calabresella_state, _dealer),
 }

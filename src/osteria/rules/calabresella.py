@@ -304,17 +304,38 @@ class CalabresellaDeal(TrickDeal):
 
     # -- what a seat may see -----------------------------------------------------------------------
 
+    def seen_action(self, seat: int, actor: int, action: int) -> str:
+        """An action as ``seat`` saw it: another seat's scarto without its cards."""
+        return "scarto" if action & SCARTO and actor != seat else self.action_str(action)
+
+    def holder_shown(self) -> bool:
+        """Whether all see who was dealt the called card: at three and four the holder hands it
+        over at once, for all to see; at five he is known to himself alone."""
+        return self.called is not None and self.seats < 5
+
+    def partner_known_to(self, seat: int) -> bool:
+        """Whether ``seat`` knows the secret partner at five: he knows himself, and all know him
+        once the called card is played. At five nothing but its play takes a card from a hand,
+        so the called card is out once its holder no longer holds it."""
+        partner, called = self.partner, self.called
+        if partner is None or called is None:
+            return False
+        return seat == partner or not self.hands[partner] >> called & 1
+
+    def widow_seen_by(self, seat: int) -> bool:
+        """Whether ``seat`` saw the widow: the caller at three, who takes it in a chiamata."""
+        return seat == self.caller and self.seats == 3 and self.contract == "chiamata"
+
+    def discards_seen_by(self, seat: int) -> bool:
+        """Whether ``seat`` knows the four cards laid aside: the caller who took the widow, once
+        he has discarded them."""
+        return self.widow_seen_by(seat) and self.phase in ("play", "over")
+
     def observation(self, seat: int) -> CalabresellaObservation:
         called = self.called
-        # At three and four the holder hands the called card over at once, for all to see;
-        # at five he is known to himself alone until the called card is played.
         holder: int | str | None = None
-        if called is not None and self.seats < 5:
+        if self.holder_shown():
             holder = "widow" if self.holder is None else self.holder
-        partner = self.partner
-        known_partner = partner is not None and (seat == partner or any(
-            a % SIGNAL_STRIDE == called for _, a in self.history if a < PASSO))
-        caller_sees = seat == self.caller and self.seats == 3 and self.contract == "chiamata"
         obs: CalabresellaObservation = {
             "dealer": self.dealer,
             "phase": self.phase,
@@ -322,15 +343,14 @@ class CalabresellaDeal(TrickDeal):
             "caller": self.caller,
             "called": None if called is None else CARD_STRINGS[called],
             "called_holder": holder,
-            "partner": partner if known_partner else None,
+            "partner": self.partner if self.partner_known_to(seat) else None,
             "ceded": None if self.ceded is None else CARD_STRINGS[self.ceded],
-            "widow": [CARD_STRINGS[c] for c in cards_of(self.widow)] if caller_sees else None,
+            "widow": [CARD_STRINGS[c] for c in cards_of(self.widow)] if self.widow_seen_by(seat) else None,
             "discards": ([CARD_STRINGS[c] for c in cards_of(self.set_aside)]
-                         if caller_sees and self.phase in ("play", "over") else None),
+                         if self.discards_seen_by(seat) else None),
             "hand": [CARD_STRINGS[c] for c in cards_of(self.hands[seat])],
             "played": [CARD_STRINGS[a % SIGNAL_STRIDE] for _, a in self.history if a < PASSO],
-            "history": [[s, "scarto" if a & SCARTO and s != seat else self.action_str(a)]
-                        for s, a in self.history],
+            "history": [[s, self.seen_action(seat, s, a)] for s, a in self.history],
             **self.play_observation(),
         }
         return obs

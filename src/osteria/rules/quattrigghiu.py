@@ -444,11 +444,14 @@ class QuattrigghiuDeal(Deal):
 
     # -- what a seat may see ---------------------------------------------------------------------
 
+    def aiuto_known_to(self, seat: int) -> bool:
+        """Whether ``seat`` knows the aiuto: he knows himself, and all know him once he is made
+        public (the called card played, a volunteer's answer, the tutità window asked) or the deal
+        is over."""
+        return self.aiuto >= 0 and (self.aiuto_public or seat == self.aiuto or self.to_move is None)
+
     def observation(self, seat: int) -> QuattrigghiuObservation:
-        over = self.to_move is None
-        aiuto_known = self.aiuto >= 0 and (self.aiuto_public or seat == self.aiuto or over)
-        # After the sixth basi the earlier ones are gone from the table, and from memory.
-        hidden = 6 if len(self.tricks) >= 6 else 0
+        hidden = forgotten_basi(len(self.tricks))
         history: list[SeatAction] = []
         cards_seen = 0
         for s, a in self.history:
@@ -469,7 +472,7 @@ class QuattrigghiuDeal(Deal):
             "caller": self.caller if call else None,
             "trump": SUITS[self.trump] if call else None,
             "called_card": CARD_STRINGS[self.called] if self.called >= 0 else None,
-            "aiuto": self.aiuto if aiuto_known else None,
+            "aiuto": self.aiuto if self.aiuto_known_to(seat) else None,
             "leader": self.leader,
             "trick": [[(self.leader + i) % 4, CARD_STRINGS[c]] for i, c in enumerate(self.trick)],
             "last_trick": tricks[-1] if tricks else None,
@@ -540,6 +543,12 @@ def _check_rounds(value: JSON) -> str | None:
 
 
 FORGOTTEN = 6  # after the sixth basi the first six may no longer be looked at
+
+
+def forgotten_basi(tricks_played: int) -> int:
+    """How many of the first basi are gone from the table, and from memory, once
+    ``tricks_played`` are played: the first six after the sixth, none before."""
+    return FORGOTTEN if tricks_played >= FORGOTTEN else 0
 
 
 def _replay(deal: QuattrigghiuDeal, history: Sequence[JSON]) -> bool:
@@ -618,7 +627,7 @@ class Quattrigghiu(Game):
 
     def _sample(self, obs: Mapping[str, JSON], rng: random.Random) -> QuattrigghiuDeal | None:
         seat, history = obs["seat"], obs["history"]
-        forgotten = FORGOTTEN if obs["tricks_played"] >= FORGOTTEN else 0
+        forgotten = forgotten_basi(obs["tricks_played"])
         plays = plays_of(history, 4, forgotten)
         after = played_from(plays, 4)
         hand = mask_of(parse_card(c) for c in obs["hand"])

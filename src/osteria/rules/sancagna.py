@@ -401,12 +401,16 @@ class SancagnaDeal(Deal):
 
     # -- what a seat may see ---------------------------------------------------------------------
 
-    def _seen(self, seat: int, actor: int, action: int) -> bool:
+    def seen(self, seat: int, actor: int, action: int) -> bool:
         """A cenno is seen by the partner alone (and known to its maker); all else is public."""
         return not CENNO_BASE <= action < FUORI or side_of(actor) == side_of(seat)
 
+    def seen_action(self, seat: int, actor: int, action: int) -> str | None:
+        """An action as it is, where ``seat`` saw it; None for the other side's cenno."""
+        return ACTION_STRINGS[action] if self.seen(seat, actor, action) else None
+
     def observation(self, seat: int) -> SancagnaObservation:
-        history = [(s, a) for s, a in self.history if self._seen(seat, s, a)]
+        history = [(s, a) for s, a in self.history if self.seen(seat, s, a)]
         obs: SancagnaObservation = {
             "dealer": self.dealer,
             "trump": SUITS[self.trump],
