@@ -19,7 +19,7 @@ from osteria.engine import Match
 from osteria.rules import GAMES
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import Store
-from osteria.server.tables import WATCHER, Client, Settings, Table, public_view, view_lines
+from osteria.server.tables import WATCHER, Client, Settings, Table, public_view
 from osteria.views import view_for
 
 from helpers import play_random_action
@@ -58,7 +58,7 @@ def test_a_view_kept_from_state_to_state_draws_the_lines_a_fresh_one_does(game: 
             fresh = view_for(rules, "en", names, seat)
             fresh.note(view)
             kept[seat].note(view)
-            assert view_lines(kept[seat], view) == view_lines(fresh, view), (seat, view["history"])
+            assert kept[seat].beside(view) == fresh.beside(view), (seat, view["history"])
 
 
 def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,

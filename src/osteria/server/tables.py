@@ -92,13 +92,6 @@ def in_game_order(view: TableView, cards: JSON) -> JSON:
     return [text for _, text in sorted(zip(keys, cards, strict=True))]
 
 
-def view_lines(drawn: TableView, view: dict[str, JSON]) -> list[str]:
-    """The lines a table shows beside the felt, drawn from ``view`` alone (noted by ``drawn``
-    already): the scores, what the match and the deal have declared, the signals made."""
-    return [*drawn.scores(view), *drawn.match_notes(view), *drawn.status(view), *drawn.declarations(view),
-            *drawn.signals(view)]
-
-
 class TableError(Exception):
     """A request the table refuses: ``code`` names the kind (see docs/online.md), ``status``
     is the HTTP status when it came over HTTP."""
@@ -385,7 +378,7 @@ class Table:
         for lang in languages:
             drawn = self.table_view(lang, seat)
             drawn.note(view)
-            said[lang] = view_lines(drawn, view)
+            said[lang] = drawn.beside(view)
         return said
 
     def announce_deal_end(self, deal_index: int) -> None:
