@@ -61,12 +61,33 @@ def test_a_view_kept_from_state_to_state_draws_the_lines_a_fresh_one_does(game: 
             assert kept[seat].beside(view) == fresh.beside(view), (seat, view["history"])
 
 
+@pytest.mark.parametrize(("game", "options"), [*((game, {}) for game in GAMES),
+                                               ("tressette", {"faliante": False})])  # an accuso hides its suit
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_every_seat_observed_at_once_sees_what_it_sees_alone(game: str, options: dict[str, Any], seed: int) -> None:
+    """At every action of a match (its deals' ends and the next deals too), and what the seats
+    see alike makes the watcher's view it makes from separate observations."""
+    rules = osteria.game_rules(game, **options)
+    match = Match(rules, players=[f"p{s}" for s in range(rules.seats)])
+    rng = random.Random(seed)
+    for _ in range(150):
+        if match.finished:
+            break
+        together = match.observations()
+        alone = [match.observation(s) for s in range(rules.seats)]
+        assert together == alone
+        assert [list(o) for o in together] == [list(o) for o in alone]  # the keys in the same order
+        assert public_view(together) == public_view(alone)
+        play_random_action(match, rng)
+
+
 def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Four players, a watcher, and a second page of one player in the other language: the
     public check of the move, every page's view and the watcher's come from one observation of
-    each seat."""
-    async def play_moves() -> list[int]:
+    every seat at once."""
+    async def play_moves() -> list[list[int | None]]:
         store = Store.open(tmp_path)
         table = Table.create(store, Scheduler(ThreadPoolExecutor(1), 1), Settings(stand_in_after=600.0),
                              "tressette", 4, {}, [("human", None, None)] * 4, "medio")
@@ -78,12 +99,16 @@ def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
             table.connect(client)
         observed = []
         rng = random.Random(1)
-        calls: list[int] = []
-        observe = Match.observation
+        calls: list[int | None] = []
+        observe, observe_all = Match.observation, Match.observations
 
         def counted(match: Match, seat: int, deal: int | None = None) -> dict[str, Any]:
             calls.append(seat)
             return observe(match, seat, deal)
+
+        def counted_all(match: Match) -> list[dict[str, Any]]:
+            calls.append(None)
+            return observe_all(match)
 
         for _ in range(12):  # within the first deal
             seat = table.match.decider
@@ -91,13 +116,14 @@ def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
             action = rng.choice(table.match.observation(seat)["legal_actions"])
             calls.clear()
             monkeypatch.setattr(Match, "observation", counted)
+            monkeypatch.setattr(Match, "observations", counted_all)
             table.play(seat, action, move=table.move)
             monkeypatch.undo()
-            observed.append(len(calls))
+            observed.append(calls.copy())
             for client in clients:  # and each was sent the state of this move
                 messages = await client.next_messages()
                 assert any(isinstance(m, str) and f'"move":{table.move},' in m for m in messages)
         store.close()
         return observed
 
-    assert asyncio.run(play_moves()) == [4] * 12
+    assert asyncio.run(play_moves()) == [[None]] * 12  # every seat at once, once

@@ -214,6 +214,12 @@ class Deal(ABC):
         """What ``seat`` may know of this deal, JSON-serialisable: a new dict on each call, which
         the match extends with its own keys, typed by the game's own TypedDict."""
 
+    def observations(self) -> list[Mapping[str, JSON]]:
+        """Every seat's observation at once, as ``observation`` gives each: a game whose seats see
+        much alike (the history, the trick) builds that once, and the seats' observations hold the
+        same objects for it, to be read and not changed."""
+        return [self.observation(seat) for seat in range(self.seats)]
+
     @abstractmethod
     def result(self) -> DealResult:
         """The result of a finished deal."""
@@ -646,7 +652,39 @@ class Match:
                        if deal < len(self.results) else None)
             return obs
         current = self.deal
-        obs = {
+        obs = self._match_keys(seat)
+        if current is not None:
+            obs.update(current.observation(seat))
+            if current.over:
+                obs["result"] = self.results[-1].as_json()
+        obs["to_move"] = self.to_move
+        obs["legal_actions"] = self.legal_actions() if self.decider == seat else []
+        return obs
+
+    def observations(self) -> list[dict[str, JSON]]:
+        """Every seat's observation of the current deal, as ``observation`` gives each; what the
+        seats see alike is built once and held by each, to be read and not changed (a server
+        observes every seat at every move)."""
+        current = self.deal
+        match_keys = self._match_keys(0)
+        by_deal: Sequence[Mapping[str, JSON]] = [{}] * self.game.seats if current is None else current.observations()
+        result = self.results[-1].as_json() if current is not None and current.over else None
+        to_move, decider = self.to_move, self.decider
+        seen = []
+        for seat, deal_keys in enumerate(by_deal):
+            obs = dict(match_keys)
+            obs["seat"] = seat
+            obs.update(deal_keys)
+            if result is not None:
+                obs["result"] = result
+            obs["to_move"] = to_move
+            obs["legal_actions"] = self.legal_actions() if decider == seat else []
+            seen.append(obs)
+        return seen
+
+    def _match_keys(self, seat: int) -> dict[str, JSON]:
+        """What ``seat`` knows of the match beyond the current deal."""
+        obs: dict[str, JSON] = {
             "game": self.game.name,
             "options": dict(self.game.options),
             "players": list(self.players),
@@ -658,12 +696,6 @@ class Match:
         }
         if self._last_round is not None:
             obs["last_round"] = self.last_round
-        if current is not None:
-            obs.update(current.observation(seat))
-            if current.over:
-                obs["result"] = self.results[-1].as_json()
-        obs["to_move"] = self.to_move
-        obs["legal_actions"] = self.legal_actions() if self.decider == seat else []
         return obs
 
     def totals(self) -> list[int]:
@@ -711,8 +743,13 @@ class Match:
 
 
 def _same(values: Sequence[JSON]) -> bool:
-    first = json.dumps(values[0], sort_keys=True)
-    return all(json.dumps(v, sort_keys=True) == first for v in values[1:])
+    # One object held by every observation (Match.observations builds what seats see alike once)
+    # is the same without writing it out.
+    first = values[0]
+    if all(v is first for v in values[1:]):
+        return True
+    written = json.dumps(first, sort_keys=True)
+    return all(json.dumps(v, sort_keys=True) == written for v in values[1:])
 
 
 def _common(values: Sequence[JSON]) -> JSON:

@@ -32,7 +32,7 @@ from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow
 from osteria.views import TableView, card_of, view_for
 
 Message = dict[str, Any]
-Observations = dict[int, dict[str, JSON]]  # the seats' observations, by seat
+Observations = dict[int, dict[str, JSON]]  # the views of one state, by seat (WATCHER: a watcher's)
 log = logging.getLogger("osteria.server")
 
 LANGUAGES = ("it", "en")  # the languages of the lines sent with every state, unless a client asks for one
@@ -400,21 +400,23 @@ class Table:
 
     def view(self, seat: int | None, deal: int | None = None, seen: Observations | None = None) -> dict[str, JSON]:
         """What ``seat`` sees (None: a watcher) of the current deal, or of deal ``deal``; ``seen``:
-        the seats' observations of the current deal made so far, which it adds to."""
+        the views of the current deal made for this state (every seat's, and a watcher's as seat
+        WATCHER once made), which it makes when they are not yet."""
         if deal is not None or seen is None:
             if seat is not None:
                 return self.match.observation(seat, deal)
             return public_view([self.match.observation(s, deal) for s in range(self.game.seats)])
-        for s in range(self.game.seats) if seat is None else (seat,):
-            if s not in seen:
-                seen[s] = self.match.observation(s)
+        if not seen:
+            seen.update(enumerate(self.match.observations()))
+        if seat is None and WATCHER not in seen:
+            seen[WATCHER] = public_view([seen[s] for s in range(self.game.seats)])
         # A copy: the state message sets some of its keys, and other messages share the observation.
-        return dict(seen[seat]) if seat is not None else public_view([seen[s] for s in range(self.game.seats)])
+        return dict(seen[WATCHER if seat is None else seat])
 
     def state_message(self, seat: int | None, table: Message | orjson.Fragment | None = None,
                       languages: tuple[str, ...] = LANGUAGES, seen: Observations | None = None) -> Message:
         """What a client of ``seat`` is sent (``table``: the table's state, if already made), its
-        lines in ``languages``; ``seen``: the seats' observations made so far (see ``view``)."""
+        lines in ``languages``; ``seen``: the views made for this state so far (see ``view``)."""
         view = self.view(seat, seen=seen)
         if not self.started:
             view["legal_actions"] = []  # nobody moves before play begins
@@ -754,7 +756,7 @@ class Table:
         self.move += 1
         # The current deal is this one, ended or not, until the next is dealt; its observations
         # serve the state sent below, unless a new deal begins.
-        seen: Observations = {s: self.match.observation(s) for s in range(self.game.seats)}
+        seen: Observations = dict(enumerate(self.match.observations()))
         public = all(seen[s]["history"][-1:] == [[actor, canonical]] for s in range(self.game.seats) if s != actor)
         self.last = {"seat": actor, "action": canonical, "public": public, "move": self.move}
         if deal.over:
