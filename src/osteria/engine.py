@@ -214,7 +214,7 @@ class Deal(ABC):
         """What ``seat`` may know of this deal, JSON-serialisable: a new dict on each call, which
         the match extends with its own keys, typed by the game's own TypedDict."""
 
-    def observations(self) -> list[Mapping[str, JSON]]:
+    def observations(self) -> Sequence[Mapping[str, JSON]]:
         """Every seat's observation at once, as ``observation`` gives each: a game whose seats see
         much alike (the history, the trick) builds that once, and the seats' observations hold the
         same objects for it, to be read and not changed."""

@@ -379,7 +379,7 @@ class TressetteDeal(Deal):
                                  "winner": winner}
         return obs
 
-    def observations(self) -> list[TressetteObservation]:
+    def observations(self) -> Sequence[TressetteObservation]:
         # The seats see alike all but their hands, and an accuso whose faliante is hidden.
         first = self.observation(0)
         seen = [first]
