@@ -29,7 +29,7 @@ from osteria.rules import GAMES
 from osteria.server import club, fair
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow
-from osteria.views import TableView, card_of, view_for
+from osteria.views import TableView, view_for
 
 Message = dict[str, Any]
 Observations = dict[int, dict[str, JSON]]  # the views of one state, by seat (WATCHER: a watcher's)
@@ -78,18 +78,6 @@ def seat_link(table_id: str, seat: int | None, token: str | None) -> str:
 def same_name(a: str, b: str) -> bool:
     """Whether two names would be told apart by nobody at the table: "anna" is "Anna"."""
     return a.casefold() == b.casefold()
-
-
-def in_game_order(view: TableView, cards: JSON) -> JSON:
-    """A list of cards as the game's view orders a hand (trumps first, each suit from its lowest
-    card to its highest); anything that is not a list of cards as it is."""
-    if not isinstance(cards, list) or not cards:
-        return cards
-    found = [card_of(text) for text in cards]
-    if None in found:
-        return cards
-    keys = [(view.group_of(c), view.rank_key(c)) for c in found if c is not None]
-    return [text for _, text in sorted(zip(keys, cards, strict=True))]
 
 
 class TableError(Exception):
@@ -423,9 +411,9 @@ class Table:
         lines = self.lines(seat, view, languages)
         drawn = self.table_view(languages[0], seat)  # noted by lines(): it orders cards as the game does
         hand = view.get("hand")
-        view["hand"] = in_game_order(drawn, hand)
+        view["hand"] = drawn.in_order(hand)
         if isinstance(view.get("hands"), list):  # the seat's own hand among them, sorted once
-            view["hands"] = [view["hand"] if cards == hand else in_game_order(drawn, cards) for cards in view["hands"]]
+            view["hands"] = [view["hand"] if cards == hand else drawn.in_order(cards) for cards in view["hands"]]
         legal = drawn.ordered(view["legal_actions"])
         # The seat that may declare the last round now (Calabresella's dealer) is told so.
         last_deal = None if seat is None or not self.started else self.match.last_deal_if_declared(seat)

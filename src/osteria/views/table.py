@@ -155,6 +155,7 @@ class TableView:
         # The lines of the match and the deal (see ``beside``) last drawn, with the keys they were
         # drawn from: a move mostly leaves them as they were.
         self._beside: tuple[dict[str, object], list[str]] | None = None
+        self._ordered: dict[tuple[tuple[str, ...], object], list[str]] = {}  # hands ordered (see in_order)
 
     def say(self, key: str, **values: object) -> str:
         if key not in self._templates:
@@ -174,6 +175,27 @@ class TableView:
     def rank_key(self, card: int) -> int:
         """Where a card stands in its group, for sorting a hand: the deck's order by default."""
         return rank_of(card)
+
+    def ordering(self) -> object:
+        """What the order of the cards depends on beyond the game: what ``note`` took note of."""
+        return None
+
+    def in_order(self, cards: Any) -> Any:
+        """A list of cards as a hand is shown (by group, each from its lowest card to its highest);
+        anything that is not a list of cards as it is. A hand is ordered again only once it changed
+        (a server orders every seat's hand at every move, and a seat's hand changes at its own)."""
+        if not isinstance(cards, list) or not cards:
+            return cards
+        key = (tuple(cards), self.ordering())
+        if key not in self._ordered:
+            found = [card_of(text) for text in cards]
+            if None in found:
+                return cards
+            keys = [(self.group_of(c), self.rank_key(c)) for c in found if c is not None]
+            if len(self._ordered) >= 64:  # the hands of a few states back: the rest will not come again
+                self._ordered.clear()
+            self._ordered[key] = [text for _, text in sorted(zip(keys, cards, strict=True))]
+        return list(self._ordered[key])
 
     def cards(self, texts: Sequence[str]) -> str:
         """Cards sorted by group (suit) and rank, lowest first, with a wider gap between groups."""
