@@ -474,6 +474,8 @@ class Match:
         # A last round declared at the table: (the deal it begins with, the seat that declared),
         # and the index of the match's last deal it makes.
         self._last_round: tuple[int, int] | None = None
+        # The last deal each seat's declaration would make, for one deal and its dealer.
+        self._last_deals: tuple[tuple[int, int] | None, dict[int, int | None]] = (None, {})
         self._last_deal: int | None = None
 
     # -- deals -----------------------------------------------------------------------------
@@ -554,10 +556,17 @@ class Match:
         if self._finished or self._last_round is not None:
             return None
         index, dealer = self._declaring_at()
-        try:
-            return self.game.last_round_end(index, dealer, seat)
-        except IllegalAction:
-            return None
+        # Asked of every seat at every move (a table offers it), and the game's answer depends on
+        # the deal, its dealer and the seat alone: asked once a deal.
+        if self._last_deals[0] != (index, dealer):
+            self._last_deals = (index, dealer), {}
+        known = self._last_deals[1]
+        if seat not in known:
+            try:
+                known[seat] = self.game.last_round_end(index, dealer, seat)
+            except IllegalAction:
+                known[seat] = None
+        return known[seat]
 
     @property
     def last_round(self) -> dict[str, int] | None:
