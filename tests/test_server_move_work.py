@@ -1,6 +1,6 @@
 """The work a server does for a move, and that doing less of it changes nothing anybody is sent:
-each seat observed once per move, and a view's lines drawn from the actions new since the last
-state alike to those a fresh view draws."""
+every seat observed at once per move, and a view's lines and hand, drawn again only from what
+changed since the last state, alike to those a fresh view draws."""
 
 from __future__ import annotations
 
@@ -43,10 +43,11 @@ def observations_of_a_match(game: str, seed: int, steps: int) -> list[tuple[int,
 @pytest.mark.parametrize("game", list(GAMES))
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**32), order=st.randoms(use_true_random=False))
-def test_a_view_kept_from_state_to_state_draws_the_lines_a_fresh_one_does(game: str, seed: int,
+def test_a_view_kept_from_state_to_state_draws_and_orders_as_a_fresh_one_does(game: str, seed: int,
                                                                             order: random.Random) -> None:
-    """In the order of play (each seat's history going on from its last), and in any order (a
-    history that does not go on from the last one drawn: another deal, a state sent again)."""
+    """Its lines and its hand, in the order of play (each seat's history going on from its last),
+    and in any order (a history that does not go on from the last one drawn: another deal, a
+    state sent again, a trump named since the hand was last ordered)."""
     seen = observations_of_a_match(game, seed, 120)
     names = [f"p{s}" for s in range(osteria.game_rules(game).seats)]
     rules = osteria.game_rules(game)
@@ -59,6 +60,7 @@ def test_a_view_kept_from_state_to_state_draws_the_lines_a_fresh_one_does(game: 
             fresh.note(view)
             kept[seat].note(view)
             assert kept[seat].beside(view) == fresh.beside(view), (seat, view["history"])
+            assert kept[seat].in_order(view.get("hand")) == fresh.in_order(view.get("hand")), (seat, view)
 
 
 @pytest.mark.parametrize(("game", "options"), [*((game, {}) for game in GAMES),
