@@ -20,7 +20,8 @@ from osteria.rules import GAMES
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import Store
 from osteria.server.tables import WATCHER, Client, Settings, Table, public_view
-from osteria.views import view_for
+from osteria.views import TableView, view_for
+from osteria.views.table import Observation
 
 from helpers import play_random_action
 
@@ -129,3 +130,28 @@ def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
         return observed
 
     assert asyncio.run(play_moves()) == [[None]] * 12  # every seat at once, once
+
+
+class Listing(TableView):
+    """A view whose status says every key of the observation."""
+
+    def status(self, obs: Observation) -> list[str]:
+        return [", ".join(sorted(obs))]
+
+
+class Flagging(TableView):
+    """A view whose status says the value of ``flag``."""
+
+    def status(self, obs: Observation) -> list[str]:
+        return [repr(obs.get("flag"))]
+
+
+def test_lines_drawn_from_the_whole_observation_or_a_value_of_another_type_are_drawn_again() -> None:
+    listing = Listing("en", ["a", "b"], 0, {}, {})
+    assert listing.beside({"flag": 1}) == ["flag"]
+    assert listing.beside({"flag": 1, "more": 2}) == ["flag, more"]  # a key it went through
+    flagging = Flagging("en", ["a", "b"], 0, {}, {})
+    assert flagging.beside({"flag": 1}) == ["1"]
+    assert flagging.beside({"flag": 1, "more": 2}) == ["1"]  # a key it does not read
+    assert flagging.beside({"flag": True}) == ["True"]  # equal to 1, not alike
+    assert flagging.beside({}) == ["None"]
