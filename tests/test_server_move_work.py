@@ -155,3 +155,11 @@ def test_lines_drawn_from_the_whole_observation_or_a_value_of_another_type_are_d
     assert flagging.beside({"flag": 1, "more": 2}) == ["1"]  # a key it does not read
     assert flagging.beside({"flag": True}) == ["True"]  # equal to 1, not alike
     assert flagging.beside({}) == ["None"]
+
+
+def test_a_watcher_sees_only_what_every_seat_shows_written_alike() -> None:
+    """Equal is not enough: True is 1 to Python, not to a page."""
+    one = {"x": 1, "y": [1, 2], "z": "c", "w": [3, 4], "n": [1], "shared": [[0, "3d"]]}
+    other = {"x": True, "y": [1, 2], "z": "c", "w": [3, 5], "n": [True], "shared": one["shared"]}
+    assert public_view([one, other]) == {"x": None, "y": [1, 2], "z": "c", "w": [3, None], "n": [None],
+                                         "shared": [[0, "3d"]], "seat": None, "legal_actions": []}

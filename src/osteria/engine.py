@@ -757,6 +757,13 @@ def _same(values: Sequence[JSON]) -> bool:
     first = values[0]
     if all(v is first for v in values[1:]):
         return True
+    if first is None or isinstance(first, (str, int, float)):
+        # A scalar is written alike only as a value of the same type (True is not 1, nor 1 1.0).
+        kind = type(first)
+        return all(type(v) is kind and v == first for v in values[1:])
+    if any(v != first for v in values[1:]):
+        return False  # unequal: taken apart by _common (a list and a tuple of the same items too)
+    # Equal, but True == 1: alike only as written.
     written = json.dumps(first, sort_keys=True)
     return all(json.dumps(v, sort_keys=True) == written for v in values[1:])
 
