@@ -355,11 +355,14 @@ class TableView:
             drawn, declared, signals = [], [], []
         new = history[len(drawn):]
         if new:
-            drawn, declared, signals = [*drawn, *(list(item) for item in new)], list(declared), list(signals)
+            drawn.extend(list(item) for item in new)  # the view's own: only it reads it
             for seat, action in self.history({"history": new}):
                 entry = self.entry(seat, action)
-                declared += [entry[0]] if entry[0] is not None else []
-                signals += [entry[1]] if entry[1] is not None else []
+                # New lists: those returned before are the caller's.
+                if entry[0] is not None:
+                    declared = [*declared, entry[0]]
+                if entry[1] is not None:
+                    signals = [*signals, entry[1]]
         self._drawn = drawn, declared, signals
         return declared, signals
 
