@@ -1,6 +1,6 @@
 """The work a server does for a move, and that doing less of it changes nothing anybody is sent:
-each seat observed once per move, and a view's lines drawn from the actions new since the last
-state alike to those a fresh view draws."""
+every seat observed at once per move, and a view's lines and hand, drawn again only from what
+changed since the last state, alike to those a fresh view draws."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from osteria.engine import Match
 from osteria.rules import GAMES
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import Store
-from osteria.server.tables import WATCHER, Client, Settings, Table, public_view, view_lines
-from osteria.views import view_for
+from osteria.server.tables import WATCHER, Client, Settings, Table, public_view
+from osteria.views import TableView, view_for
+from osteria.views.table import Observation
 
 from helpers import play_random_action
 
@@ -43,10 +44,11 @@ def observations_of_a_match(game: str, seed: int, steps: int) -> list[tuple[int,
 @pytest.mark.parametrize("game", list(GAMES))
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**32), order=st.randoms(use_true_random=False))
-def test_a_view_kept_from_state_to_state_draws_the_lines_a_fresh_one_does(game: str, seed: int,
+def test_a_view_kept_from_state_to_state_draws_and_orders_as_a_fresh_one_does(game: str, seed: int,
                                                                             order: random.Random) -> None:
-    """In the order of play (each seat's history going on from its last), and in any order (a
-    history that does not go on from the last one drawn: another deal, a state sent again)."""
+    """Its lines and its hand, in the order of play (each seat's history going on from its last),
+    and in any order (a history that does not go on from the last one drawn: another deal, a
+    state sent again, a trump named since the hand was last ordered)."""
     seen = observations_of_a_match(game, seed, 120)
     names = [f"p{s}" for s in range(osteria.game_rules(game).seats)]
     rules = osteria.game_rules(game)
@@ -58,15 +60,37 @@ def test_a_view_kept_from_state_to_state_draws_the_lines_a_fresh_one_does(game: 
             fresh = view_for(rules, "en", names, seat)
             fresh.note(view)
             kept[seat].note(view)
-            assert view_lines(kept[seat], view) == view_lines(fresh, view), (seat, view["history"])
+            assert kept[seat].beside(view) == fresh.beside(view), (seat, view["history"])
+            assert kept[seat].in_order(view.get("hand")) == fresh.in_order(view.get("hand")), (seat, view)
+
+
+@pytest.mark.parametrize(("game", "options"), [*((game, {}) for game in GAMES),
+                                               ("tressette", {"faliante": False})])  # an accuso hides its suit
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_every_seat_observed_at_once_sees_what_it_sees_alone(game: str, options: dict[str, Any], seed: int) -> None:
+    """At every action of a match (its deals' ends and the next deals too), and what the seats
+    see alike makes the watcher's view it makes from separate observations."""
+    rules = osteria.game_rules(game, **options)
+    match = Match(rules, players=[f"p{s}" for s in range(rules.seats)])
+    rng = random.Random(seed)
+    for _ in range(150):
+        if match.finished:
+            break
+        together = match.observations()
+        alone = [match.observation(s) for s in range(rules.seats)]
+        assert together == alone
+        assert [list(o) for o in together] == [list(o) for o in alone]  # the keys in the same order
+        assert public_view(together) == public_view(alone)
+        play_random_action(match, rng)
 
 
 def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Four players, a watcher, and a second page of one player in the other language: the
     public check of the move, every page's view and the watcher's come from one observation of
-    each seat."""
-    async def play_moves() -> list[int]:
+    every seat at once."""
+    async def play_moves() -> list[list[int | None]]:
         store = Store.open(tmp_path)
         table = Table.create(store, Scheduler(ThreadPoolExecutor(1), 1), Settings(stand_in_after=600.0),
                              "tressette", 4, {}, [("human", None, None)] * 4, "medio")
@@ -78,12 +102,16 @@ def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
             table.connect(client)
         observed = []
         rng = random.Random(1)
-        calls: list[int] = []
-        observe = Match.observation
+        calls: list[int | None] = []
+        observe, observe_all = Match.observation, Match.observations
 
         def counted(match: Match, seat: int, deal: int | None = None) -> dict[str, Any]:
             calls.append(seat)
             return observe(match, seat, deal)
+
+        def counted_all(match: Match) -> list[dict[str, Any]]:
+            calls.append(None)
+            return observe_all(match)
 
         for _ in range(12):  # within the first deal
             seat = table.match.decider
@@ -91,13 +119,47 @@ def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
             action = rng.choice(table.match.observation(seat)["legal_actions"])
             calls.clear()
             monkeypatch.setattr(Match, "observation", counted)
+            monkeypatch.setattr(Match, "observations", counted_all)
             table.play(seat, action, move=table.move)
             monkeypatch.undo()
-            observed.append(len(calls))
+            observed.append(calls.copy())
             for client in clients:  # and each was sent the state of this move
                 messages = await client.next_messages()
                 assert any(isinstance(m, str) and f'"move":{table.move},' in m for m in messages)
         store.close()
         return observed
 
-    assert asyncio.run(play_moves()) == [4] * 12
+    assert asyncio.run(play_moves()) == [[None]] * 12  # every seat at once, once
+
+
+class Listing(TableView):
+    """A view whose status says every key of the observation."""
+
+    def status(self, obs: Observation) -> list[str]:
+        return [", ".join(sorted(obs))]
+
+
+class Flagging(TableView):
+    """A view whose status says the value of ``flag``."""
+
+    def status(self, obs: Observation) -> list[str]:
+        return [repr(obs.get("flag"))]
+
+
+def test_lines_drawn_from_the_whole_observation_or_a_value_of_another_type_are_drawn_again() -> None:
+    listing = Listing("en", ["a", "b"], 0, {}, {})
+    assert listing.beside({"flag": 1}) == ["flag"]
+    assert listing.beside({"flag": 1, "more": 2}) == ["flag, more"]  # a key it went through
+    flagging = Flagging("en", ["a", "b"], 0, {}, {})
+    assert flagging.beside({"flag": 1}) == ["1"]
+    assert flagging.beside({"flag": 1, "more": 2}) == ["1"]  # a key it does not read
+    assert flagging.beside({"flag": True}) == ["True"]  # equal to 1, not alike
+    assert flagging.beside({}) == ["None"]
+
+
+def test_a_watcher_sees_only_what_every_seat_shows_written_alike() -> None:
+    """Equal is not enough: True is 1 to Python, not to a page."""
+    one = {"x": 1, "y": [1, 2], "z": "c", "w": [3, 4], "n": [1], "shared": [[0, "3d"]]}
+    other = {"x": True, "y": [1, 2], "z": "c", "w": [3, 5], "n": [True], "shared": one["shared"]}
+    assert public_view([one, other]) == {"x": None, "y": [1, 2], "z": "c", "w": [3, None], "n": [None],
+                                         "shared": [[0, "3d"]], "seat": None, "legal_actions": []}

@@ -229,6 +229,12 @@ class Deal(ABC):
         """What ``seat`` may know of this deal, JSON-serialisable: a new dict on each call, which
         the match extends with its own keys, typed by the game's own TypedDict."""
 
+    def observations(self) -> Sequence[Mapping[str, JSON]]:
+        """Every seat's observation at once, as ``observation`` gives each: a game whose seats see
+        much alike (the history, the trick) builds that once, and the seats' observations hold the
+        same objects for it, to be read and not changed."""
+        return [self.observation(seat) for seat in range(self.seats)]
+
     @abstractmethod
     def result(self) -> DealResult:
         """The result of a finished deal."""
@@ -483,6 +489,8 @@ class Match:
         # A last round declared at the table: (the deal it begins with, the seat that declared),
         # and the index of the match's last deal it makes.
         self._last_round: tuple[int, int] | None = None
+        # The last deal each seat's declaration would make, for one deal and its dealer.
+        self._last_deals: tuple[tuple[int, int] | None, dict[int, int | None]] = (None, {})
         self._last_deal: int | None = None
 
     # -- deals -----------------------------------------------------------------------------
@@ -564,10 +572,17 @@ class Match:
         if self._finished or self._last_round is not None:
             return None
         index, dealer = self._declaring_at()
-        try:
-            return self.game.last_round_end(index, dealer, seat)
-        except IllegalAction:
-            return None
+        # Asked of every seat at every move (a table offers it), and the game's answer depends on
+        # the deal, its dealer and the seat alone: asked once a deal.
+        if self._last_deals[0] != (index, dealer):
+            self._last_deals = (index, dealer), {}
+        known = self._last_deals[1]
+        if seat not in known:
+            try:
+                known[seat] = self.game.last_round_end(index, dealer, seat)
+            except IllegalAction:
+                known[seat] = None
+        return known[seat]
 
     @property
     def last_round(self) -> dict[str, int] | None:
@@ -682,7 +697,39 @@ class Match:
                        if deal < len(self.results) else None)
             return obs
         current = self.deal
-        obs = {
+        obs = self._match_keys(seat)
+        if current is not None:
+            obs.update(current.observation(seat))
+            if current.over:
+                obs["result"] = self.results[-1].as_json()
+        obs["to_move"] = self.to_move
+        obs["legal_actions"] = self.legal_actions() if self.decider == seat else []
+        return obs
+
+    def observations(self) -> list[dict[str, JSON]]:
+        """Every seat's observation of the current deal, as ``observation`` gives each; what the
+        seats see alike is built once and held by each, to be read and not changed (a server
+        observes every seat at every move)."""
+        current = self.deal
+        match_keys = self._match_keys(0)
+        by_deal: Sequence[Mapping[str, JSON]] = [{}] * self.game.seats if current is None else current.observations()
+        result = self.results[-1].as_json() if current is not None and current.over else None
+        to_move, decider = self.to_move, self.decider
+        seen = []
+        for seat, deal_keys in enumerate(by_deal):
+            obs = dict(match_keys)
+            obs["seat"] = seat
+            obs.update(deal_keys)
+            if result is not None:
+                obs["result"] = result
+            obs["to_move"] = to_move
+            obs["legal_actions"] = self.legal_actions() if decider == seat else []
+            seen.append(obs)
+        return seen
+
+    def _match_keys(self, seat: int) -> dict[str, JSON]:
+        """What ``seat`` knows of the match beyond the current deal."""
+        obs: dict[str, JSON] = {
             "game": self.game.name,
             "options": dict(self.game.options),
             "players": list(self.players),
@@ -694,12 +741,6 @@ class Match:
         }
         if self._last_round is not None:
             obs["last_round"] = self.last_round
-        if current is not None:
-            obs.update(current.observation(seat))
-            if current.over:
-                obs["result"] = self.results[-1].as_json()
-        obs["to_move"] = self.to_move
-        obs["legal_actions"] = self.legal_actions() if self.decider == seat else []
         return obs
 
     def totals(self) -> list[int]:
@@ -747,8 +788,20 @@ class Match:
 
 
 def _same(values: Sequence[JSON]) -> bool:
-    first = json.dumps(values[0], sort_keys=True)
-    return all(json.dumps(v, sort_keys=True) == first for v in values[1:])
+    # One object held by every observation (Match.observations builds what seats see alike once)
+    # is the same without writing it out.
+    first = values[0]
+    if all(v is first for v in values[1:]):
+        return True
+    if first is None or isinstance(first, (str, int, float)):
+        # A scalar is written alike only as a value of the same type (True is not 1, nor 1 1.0).
+        kind = type(first)
+        return all(type(v) is kind and v == first for v in values[1:])
+    if any(v != first for v in values[1:]):
+        return False  # unequal: taken apart by _common (a list and a tuple of the same items too)
+    # Equal, but True == 1: alike only as written.
+    written = json.dumps(first, sort_keys=True)
+    return all(json.dumps(v, sort_keys=True) == written for v in values[1:])
 
 
 def _common(values: Sequence[JSON]) -> JSON:

@@ -403,6 +403,24 @@ class TressetteDeal(Deal):
                                  "winner": winner}
         return obs
 
+    def observations(self) -> Sequence[TressetteObservation]:
+        # The seats see alike all but their hands, and an accuso whose faliante is hidden.
+        first = self.observation(0)
+        seen = [first]
+        hidden = not self.faliante and any(a >= ACCUSO_BASE for _, a in self.history)
+        for seat in range(1, 4):
+            obs = first.copy()
+            visible = {seat, *self.morto}
+            obs["hand"] = [CARD_STRINGS[c] for c in cards_of(self.hands[seat])]
+            obs["hands"] = [[CARD_STRINGS[c] for c in cards_of(self.hands[s])] if s in visible else None
+                            for s in range(4)]
+            if hidden:
+                obs["accusi"] = [[s, self.seen_action(seat, s, ACCUSO_BASE + i)] for s, i in self.accusi]
+                obs["history"] = [[s, ACTION_STRINGS[a] if a < ACCUSO_BASE else self.seen_action(seat, s, a)]
+                                  for s, a in self.history]
+            seen.append(obs)
+        return seen
+
     # -- scoring ---------------------------------------------------------------------------------
 
     def result(self) -> DealResult:

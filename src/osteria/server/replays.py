@@ -13,7 +13,7 @@ from typing import Any
 from osteria.cards import CARD_STRINGS
 from osteria.engine import JSON, Match, public_view
 from osteria.records import replay
-from osteria.server.tables import WATCHER, in_game_order, view_lines
+from osteria.server.tables import WATCHER
 from osteria.views import TableView, view_for
 
 Message = dict[str, Any]
@@ -34,11 +34,11 @@ def match_replay(record: dict[str, JSON], languages: Sequence[str]) -> Message:
         lines = {}
         for lang, view in views.items():
             view.note(shown)
-            lines[lang] = view_lines(view, shown)
+            lines[lang] = view.beside(shown)
         ordering: TableView = next(iter(views.values()))
         return {"tricks_played": shown.get("tricks_played"), "actions": actions, "taken": taken,
                 "trick": shown.get("trick") or [],
-                "hands": [in_game_order(ordering, o.get("hand")) for o in observations],
+                "hands": [ordering.in_order(o.get("hand")) for o in observations],
                 "totals": again.totals(), "lines": lines}
 
     deals = []

@@ -29,10 +29,10 @@ from osteria.rules import GAMES
 from osteria.server import club, fair
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import CHAT_KEPT, ChatLine, SeatRow, Store, TableRow, free_seat
-from osteria.views import TableView, card_of, view_for
+from osteria.views import TableView, view_for
 
 Message = dict[str, Any]
-Observations = dict[int, dict[str, JSON]]  # the seats' observations, by seat
+Observations = dict[int, dict[str, JSON]]  # the views of one state, by seat (WATCHER: a watcher's)
 log = logging.getLogger("osteria.server")
 
 LANGUAGES = ("it", "en")  # the languages of the lines sent with every state, unless a client asks for one
@@ -78,25 +78,6 @@ def seat_link(table_id: str, seat: int | None, token: str | None) -> str:
 def same_name(a: str, b: str) -> bool:
     """Whether two names would be told apart by nobody at the table: "anna" is "Anna"."""
     return a.casefold() == b.casefold()
-
-
-def in_game_order(view: TableView, cards: JSON) -> JSON:
-    """A list of cards as the game's view orders a hand (trumps first, each suit from its lowest
-    card to its highest); anything that is not a list of cards as it is."""
-    if not isinstance(cards, list) or not cards:
-        return cards
-    found = [card_of(text) for text in cards]
-    if None in found:
-        return cards
-    keys = [(view.group_of(c), view.rank_key(c)) for c in found if c is not None]
-    return [text for _, text in sorted(zip(keys, cards, strict=True))]
-
-
-def view_lines(drawn: TableView, view: dict[str, JSON]) -> list[str]:
-    """The lines a table shows beside the felt, drawn from ``view`` alone (noted by ``drawn``
-    already): the scores, what the match and the deal have declared, the signals made."""
-    return [*drawn.scores(view), *drawn.match_notes(view), *drawn.status(view), *drawn.declarations(view),
-            *drawn.signals(view)]
 
 
 def lobby_entry(row: TableRow, game: Game, seats: Sequence[SeatRow], status: str) -> Message:
@@ -398,7 +379,7 @@ class Table:
         for lang in languages:
             drawn = self.table_view(lang, seat)
             drawn.note(view)
-            said[lang] = view_lines(drawn, view)
+            said[lang] = drawn.beside(view)
         return said
 
     def announce_deal_end(self, deal_index: int) -> None:
@@ -420,30 +401,32 @@ class Table:
 
     def view(self, seat: int | None, deal: int | None = None, seen: Observations | None = None) -> dict[str, JSON]:
         """What ``seat`` sees (None: a watcher) of the current deal, or of deal ``deal``; ``seen``:
-        the seats' observations of the current deal made so far, which it adds to."""
+        the views of the current deal made for this state (every seat's, and a watcher's as seat
+        WATCHER once made), which it makes when they are not yet."""
         if deal is not None or seen is None:
             if seat is not None:
                 return self.match.observation(seat, deal)
             return public_view([self.match.observation(s, deal) for s in range(self.game.seats)])
-        for s in range(self.game.seats) if seat is None else (seat,):
-            if s not in seen:
-                seen[s] = self.match.observation(s)
+        if not seen:
+            seen.update(enumerate(self.match.observations()))
+        if seat is None and WATCHER not in seen:
+            seen[WATCHER] = public_view([seen[s] for s in range(self.game.seats)])
         # A copy: the state message sets some of its keys, and other messages share the observation.
-        return dict(seen[seat]) if seat is not None else public_view([seen[s] for s in range(self.game.seats)])
+        return dict(seen[WATCHER if seat is None else seat])
 
     def state_message(self, seat: int | None, table: Message | orjson.Fragment | None = None,
                       languages: tuple[str, ...] = LANGUAGES, seen: Observations | None = None) -> Message:
         """What a client of ``seat`` is sent (``table``: the table's state, if already made), its
-        lines in ``languages``; ``seen``: the seats' observations made so far (see ``view``)."""
+        lines in ``languages``; ``seen``: the views made for this state so far (see ``view``)."""
         view = self.view(seat, seen=seen)
         if not self.started:
             view["legal_actions"] = []  # nobody moves before play begins
         lines = self.lines(seat, view, languages)
         drawn = self.table_view(languages[0], seat)  # noted by lines(): it orders cards as the game does
         hand = view.get("hand")
-        view["hand"] = in_game_order(drawn, hand)
+        view["hand"] = drawn.in_order(hand)
         if isinstance(view.get("hands"), list):  # the seat's own hand among them, sorted once
-            view["hands"] = [view["hand"] if cards == hand else in_game_order(drawn, cards) for cards in view["hands"]]
+            view["hands"] = [view["hand"] if cards == hand else drawn.in_order(cards) for cards in view["hands"]]
         legal = drawn.ordered(view["legal_actions"])
         # The seat that may declare the last round now (Calabresella's dealer) is told so.
         last_deal = None if seat is None or not self.started else self.match.last_deal_if_declared(seat)
@@ -787,7 +770,7 @@ class Table:
         self.move += 1
         # The current deal is this one, ended or not, until the next is dealt; its observations
         # serve the state sent below, unless a new deal begins.
-        seen: Observations = {s: self.match.observation(s) for s in range(self.game.seats)}
+        seen: Observations = dict(enumerate(self.match.observations()))
         public = all(seen[s]["history"][-1:] == [[actor, canonical]] for s in range(self.game.seats) if s != actor)
         self.last = {"seat": actor, "action": canonical, "public": public, "move": self.move}
         if deal.over:

@@ -24,6 +24,9 @@ class QuattrigghiuView(TableView):
     def note(self, obs: Observation) -> None:
         self.trump = suit_index(obs.get("trump"))
 
+    def ordering(self) -> object:
+        return self.trump
+
     def trumps(self) -> int:
         return quattrigghiu.trumps(self.trump)
 

@@ -23,6 +23,9 @@ class SancagnaView(PartnershipView):
     def note(self, obs: Observation) -> None:
         self.trump = suit_index(obs.get("trump"))
 
+    def ordering(self) -> object:
+        return self.trump
+
     def group_of(self, card: int) -> int:
         return -1 if suit_of(card) == self.trump else suit_of(card)
 

@@ -12,7 +12,7 @@ tells two fixed sides as we and they.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -77,6 +77,49 @@ def thirds_text(thirds: int) -> str:
     return f"{whole}{fraction}" if whole or not fraction else fraction
 
 
+class Reads(Mapping[str, Any]):
+    """An observation that remembers which of its keys were read (and what they held): what a
+    drawing depended on. ``whole``: it was gone through as a whole, so it depended on every key."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.read: dict[str, object] = {}
+        self.whole = False
+
+    def __getitem__(self, key: str) -> Any:
+        value = self.obs[key]
+        self.read[key] = value
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        self.read[key] = self.obs.get(key, Reads)  # Reads itself: the key is absent
+        return key in self.obs
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read[key] = self.obs.get(key, Reads)
+        return self.obs.get(key, default)
+
+    def __iter__(self) -> Iterator[str]:
+        self.whole = True
+        return iter(self.obs)
+
+    def __len__(self) -> int:
+        self.whole = True
+        return len(self.obs)
+
+
+def unchanged(read: Mapping[str, object], obs: Observation) -> bool:
+    """Whether ``obs`` holds what was read from another observation (see :class:`Reads`), each
+    value of the same type and equal (``True`` is not ``1`` to a line)."""
+    for key, value in read.items():
+        now = obs.get(key, Reads)
+        if type(now) is not type(value) or now != value:
+            return False
+    return True
+
+
 class TableView:
     """Draws one seat's observation of any game in one language."""
 
@@ -109,6 +152,10 @@ class TableView:
         self._entries: dict[tuple[int, str], tuple[str | None, str | None]] = {}
         # The last history drawn, with its declarations and signals: the next one mostly goes on from it.
         self._drawn: tuple[list[list[object]], list[str], list[str]] = ([], [], [])
+        # The lines of the match and the deal (see ``beside``) last drawn, with the keys they were
+        # drawn from: a move mostly leaves them as they were.
+        self._beside: tuple[dict[str, object], list[str]] | None = None
+        self._ordered: dict[tuple[tuple[str, ...], object], list[str]] = {}  # hands ordered (see in_order)
 
     def say(self, key: str, **values: object) -> str:
         if key not in self._templates:
@@ -128,6 +175,27 @@ class TableView:
     def rank_key(self, card: int) -> int:
         """Where a card stands in its group, for sorting a hand: the deck's order by default."""
         return rank_of(card)
+
+    def ordering(self) -> object:
+        """What the order of the cards depends on beyond the game: what ``note`` took note of."""
+        return None
+
+    def in_order(self, cards: Any) -> Any:
+        """A list of cards as a hand is shown (by group, each from its lowest card to its highest);
+        anything that is not a list of cards as it is. A hand is ordered again only once it changed
+        (a server orders every seat's hand at every move, and a seat's hand changes at its own)."""
+        if not isinstance(cards, list) or not cards:
+            return cards
+        key = (tuple(cards), self.ordering())
+        if key not in self._ordered:
+            found = [card_of(text) for text in cards]
+            if None in found:
+                return cards
+            keys = [(self.group_of(c), self.rank_key(c)) for c in found if c is not None]
+            if len(self._ordered) >= 64:  # the hands of a few states back: the rest will not come again
+                self._ordered.clear()
+            self._ordered[key] = [text for _, text in sorted(zip(keys, cards, strict=True))]
+        return list(self._ordered[key])
 
     def cards(self, texts: Sequence[str]) -> str:
         """Cards sorted by group (suit) and rank, lowest first, with a wider gap between groups."""
@@ -218,6 +286,26 @@ class TableView:
         return [*self.scores(obs), *self.match_notes(obs), *self.status(obs), *self.declarations(obs),
                 *self.signals(obs), *self.last_trick(obs), *self.trick(obs), *self.extras(obs), *self.hands(obs)]
 
+    def beside(self, obs: Observation) -> list[str]:
+        """The lines a table shows beside the felt: the scores, what the match and the deal have
+        declared, the signals made. A server draws them for every seat at every move, and most
+        moves change none of what they say: those of the scores, the match and the deal are
+        drawn again only when a key they were drawn from changed (a game's view reads whatever
+        keys it needs), the declarations and signals only from the actions new in the history."""
+        if self._beside is None or not unchanged(self._beside[0], obs):
+            reads = Reads(obs)
+            self.note(reads)  # what orders the cards may be said by the lines too (a widow's cards)
+            lines = [*self.scores(reads), *self.match_notes(reads), *self.status(reads)]
+            self._beside = (reads.read, lines) if not reads.whole else None
+        else:
+            lines = self._beside[1]
+        declared, signals = self.history_entries(obs)
+        return [*lines, *self.listed(self.declarations_key, declared), *self.listed("signals", signals)]
+
+    def listed(self, key: str, items: Sequence[str]) -> list[str]:
+        """A line listing ``items`` under the sentence ``key``; none for no item."""
+        return [self.say(key, items=", ".join(items))] if items else []
+
     def scores(self, obs: Observation) -> list[str]:
         totals = obs.get("totals")
         if not isinstance(totals, list):
@@ -267,23 +355,24 @@ class TableView:
             drawn, declared, signals = [], [], []
         new = history[len(drawn):]
         if new:
-            drawn, declared, signals = [*drawn, *(list(item) for item in new)], list(declared), list(signals)
+            drawn.extend(list(item) for item in new)  # the view's own: only it reads it
             for seat, action in self.history({"history": new}):
                 entry = self.entry(seat, action)
-                declared += [entry[0]] if entry[0] is not None else []
-                signals += [entry[1]] if entry[1] is not None else []
+                # New lists: those returned before are the caller's.
+                if entry[0] is not None:
+                    declared = [*declared, entry[0]]
+                if entry[1] is not None:
+                    signals = [*signals, entry[1]]
         self._drawn = drawn, declared, signals
         return declared, signals
 
     def declarations(self, obs: Observation) -> list[str]:
         """Actions that play no card (bids, declarations, calls), in the order made."""
-        items = self.history_entries(obs)[0]
-        return [self.say(self.declarations_key, items=", ".join(items))] if items else []
+        return self.listed(self.declarations_key, self.history_entries(obs)[0])
 
     def signals(self, obs: Observation) -> list[str]:
         """Cards played with a word after them."""
-        items = self.history_entries(obs)[1]
-        return [self.say("signals", items=", ".join(items))] if items else []
+        return self.listed("signals", self.history_entries(obs)[1])
 
     def played(self, obs: Observation, pairs: Sequence[tuple[int, str]]) -> str:
         """Cards on the table with who played them and the words said with them."""
