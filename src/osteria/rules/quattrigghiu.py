@@ -104,12 +104,13 @@ def settled(side_basi: Sequence[int], attempt: int, tricks: int = TRICKS, winnin
     tried (by side ``attempt``) is made with all ten basi, else franca; otherwise six basi win, the
     caller's side's vinta or the others' cudigghia, all ten being a tutità, and five each are a
     riposta. Played out to ten basi, as the solver plays, the outcome is the same. A deal of
-    fewer basi (the reduced game's) says how many it has and how many win."""
+    fewer basi (the reduced game's) says how many it has and how many win; where a win is all
+    of them, no side could have stopped short, and taking them all is no tutità."""
     if attempt >= 0:
         return ("tutita", attempt) if side_basi[attempt] == tricks else ("franca", -1)
     best = max(side_basi)
     winner = list(side_basi).index(best)
-    if best == tricks:
+    if best == tricks > winning:
         return "tutita", winner
     if best >= winning:
         return ("vinta" if winner == 0 else "cudigghia"), winner
@@ -120,12 +121,12 @@ def after_base(side_basi: Sequence[int], side: int, attempt: int, tricks: int = 
                winning: int = WINNING) -> str:
     """What the base just taken by ``side`` does: "end" the deal (a side has its six basi, or
     the tutità tried is made or lost, or the last base is played), open the tutità "window" (a
-    side took each of the first six), or play "on"."""
+    side took each of the first six, and basi are left to go for), or play "on"."""
     done = sum(side_basi)
     if attempt >= 0:
         return "end" if side != attempt or done == tricks else "on"
     if side_basi[side] == winning:
-        return "window" if done == winning else "end"
+        return "window" if done == winning < tricks else "end"
     return "end" if done == tricks else "on"
 
 
