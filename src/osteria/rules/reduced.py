@@ -134,9 +134,9 @@ class MiniTressetteDeal(TrickDeal):
 
 @dataclass(frozen=True)
 class ReducedDeck:
-    """A deck of ``suits`` suits (d c s b, in that order) of the ranks ``ranks``, ``hand``
-    cards dealt to each of two players, at least one set aside unseen (else each player would
-    know the other's hand from its own)."""
+    """A deck of ``suits`` suits (the first of ``suit_order``: d c s b, unless a game orders
+    them otherwise) of the ranks ``ranks``, ``hand`` cards dealt to each of two players, at
+    least one set aside unseen (else each player would know the other's hand from its own)."""
 
     suits: int
     ranks: str
