@@ -28,8 +28,14 @@ GAMES: list[tuple[str, str, dict[str, Any]]] = [
     ("mini tressette 3×3 ranks, 3 cards", "osteria_mini_tressette", {"suits": 3, "ranks": "A23", "hand": 3}),
     ("mini sancagna 2×3 ranks, 2 cards", "osteria_mini_sancagna", {"suits": 2, "ranks": "34R", "hand": 2}),
     ("mini sancagna 3×3 ranks, 2 cards", "osteria_mini_sancagna", {"suits": 3, "ranks": "34R", "hand": 2}),
+    ("mini quattrigghiu 2×3 ranks, 2 cards", "osteria_mini_quattrigghiu", {"suits": 2, "ranks": "A2R", "hand": 2}),
+    ("mini quattrigghiu 2×4 ranks, 2 cards", "osteria_mini_quattrigghiu", {"suits": 2, "ranks": "A27R", "hand": 2}),
+    ("mini quattrigghiu 3×3 ranks, 2 cards", "osteria_mini_quattrigghiu", {"suits": 3, "ranks": "A2R", "hand": 2}),
 ]
 CHECKPOINTS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+# How the chart draws each family's curves, whose exploitabilities may all but coincide.
+STYLES = {"osteria_mini_tressette": ("o", "-"), "osteria_mini_sancagna": ("s", "--"),
+          "osteria_mini_quattrigghiu": ("^", ":")}
 # A decision node of the extensive form: its player and its information set's number.
 DECISION = re.compile(r'^\s*p "" (\d+) (\d+) ', re.MULTILINE)
 
@@ -70,29 +76,30 @@ def main() -> None:
     results = []
     for name, short_name, params in GAMES:
         result = measure(short_name, params, args.iterations)
-        results.append((name, result))
+        results.append((name, short_name, result))
         print(f"{name}: {result['deals']:,} deals, {result['histories']:,} nodes, {result['decisions']:,} decision "
               f"nodes, information states {result['infosets'][0]:,} + {result['infosets'][1]:,}; tree built in "
               f"{result['built_s']:.1f} s, {args.iterations} iterations of CFR+ in {result['solve_s']:.1f} s (CPU)",
               flush=True)
     print()
-    print("| iterations | " + " | ".join(name for name, _ in results) + " |")
+    print("| iterations | " + " | ".join(name for name, _, _ in results) + " |")
     print("| ---: | " + " | ".join("---:" for _ in results) + " |")
-    for row, (iteration, _) in enumerate(results[0][1]["curve"]):
-        print(f"| {iteration} | " + " | ".join(f"{r['curve'][row][1]:.2e}" for _, r in results) + " |")
+    for row, (iteration, _) in enumerate(results[0][2]["curve"]):
+        print(f"| {iteration} | " + " | ".join(f"{r['curve'][row][1]:.2e}" for _, _, r in results) + " |")
     if args.chart:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        figure, axes = plt.subplots(figsize=(6, 4))
-        for name, result in results:
-            axes.plot(*zip(*result["curve"], strict=True), marker="o", label=name)
+        figure, axes = plt.subplots(figsize=(7, 5))
+        for name, short_name, result in results:
+            marker, line = STYLES[short_name]
+            axes.plot(*zip(*result["curve"], strict=True), marker=marker, linestyle=line, label=name)
         axes.set(xscale="log", yscale="log", xlabel="CFR+ iterations", ylabel="exploitability (points per deal)",
                  title="CFR+ on the reduced games")
         axes.grid(True, which="both", alpha=0.3)
-        axes.legend()
+        axes.legend(fontsize="small")
         figure.tight_layout()
         figure.savefig(args.chart, dpi=100)
 

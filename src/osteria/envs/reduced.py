@@ -1,7 +1,8 @@
 """The reduced games of :mod:`osteria.rules.reduced` as OpenSpiel games, for exact methods.
 
 Importing this module registers them: ``pyspiel.load_game("osteria_mini_tressette",
-{"suits": 3, "ranks": "A23", "hand": 3})``, ``osteria_mini_sancagna``. Unlike the full games' wrapper
+{"suits": 3, "ranks": "A23", "hand": 3})``, ``osteria_mini_sancagna``,
+``osteria_mini_quattrigghiu``. Unlike the full games' wrapper
 (:mod:`osteria.envs.openspiel`), which draws the cards one chance node each, a reduced game is
 dealt by one chance node whose outcomes are every deal, each equally likely: a tabular method
 walks every chance outcome, and drawing the cards one by one would walk each deal once per
@@ -22,13 +23,14 @@ import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
 from osteria.cards import CARD_STRINGS
 from osteria.engine import Deal, RulesError
-from osteria.rules.reduced import Hands, MiniSancagna, MiniTressette, ReducedGame
+from osteria.rules.reduced import Hands, MiniQuattrigghiu, MiniSancagna, MiniTressette, ReducedGame
 
 Parameters = dict[str, Any]
 # Each reduced game: its OpenSpiel name, its default parameters, and its rules from them.
 REDUCED: dict[str, tuple[Parameters, Callable[..., ReducedGame]]] = {
     "osteria_mini_tressette": ({"suits": 3, "ranks": "A23", "hand": 3}, MiniTressette),
     "osteria_mini_sancagna": ({"suits": 3, "ranks": "34R", "hand": 2}, MiniSancagna),
+    "osteria_mini_quattrigghiu": ({"suits": 3, "ranks": "A2R", "hand": 2, "matador": True}, MiniQuattrigghiu),
 }
 
 

@@ -99,20 +99,35 @@ def trumps(trump: int | None) -> int:
     return mask_of((SPATIGGHIA, BASTU)) if trump is None else TRUMP_MASK[trump]
 
 
-def settled(side_basi: Sequence[int], attempt: int) -> tuple[str, int]:
+def settled(side_basi: Sequence[int], attempt: int, tricks: int = TRICKS, winning: int = WINNING) -> tuple[str, int]:
     """The outcome of a deal that its basi settle, and the winning side (-1 for none). A tutità
     tried (by side ``attempt``) is made with all ten basi, else franca; otherwise six basi win, the
     caller's side's vinta or the others' cudigghia, all ten being a tutità, and five each are a
-    riposta. Played out to ten basi, as the solver plays, the outcome is the same."""
+    riposta. Played out to ten basi, as the solver plays, the outcome is the same. A deal of
+    fewer basi (the reduced game's) says how many it has and how many win; where a win is all
+    of them, no side could have stopped short, and taking them all is no tutità."""
     if attempt >= 0:
-        return ("tutita", attempt) if side_basi[attempt] == TRICKS else ("franca", -1)
+        return ("tutita", attempt) if side_basi[attempt] == tricks else ("franca", -1)
     best = max(side_basi)
     winner = list(side_basi).index(best)
-    if best == TRICKS:
+    if best == tricks > winning:
         return "tutita", winner
-    if best >= WINNING:
+    if best >= winning:
         return ("vinta" if winner == 0 else "cudigghia"), winner
     return "riposta", -1
+
+
+def after_base(side_basi: Sequence[int], side: int, attempt: int, tricks: int = TRICKS,
+               winning: int = WINNING) -> str:
+    """What the base just taken by ``side`` does: "end" the deal (a side has its six basi, or
+    the tutità tried is made or lost, or the last base is played), open the tutità "window" (a
+    side took each of the first six, and basi are left to go for), or play "on"."""
+    done = sum(side_basi)
+    if attempt >= 0:
+        return "end" if side != attempt or done == tricks else "on"
+    if side_basi[side] == winning:
+        return "window" if done == winning < tricks else "end"
+    return "end" if done == tricks else "on"
 
 
 def trick_taker(trump: int, trick: Sequence[int]) -> int:
@@ -127,6 +142,47 @@ def trick_taker(trump: int, trick: Sequence[int]) -> int:
 def led_suit(trump: int, c: int) -> int:
     """The suit a card leads: the spatigghia and the bastu lead trunfu."""
     return trump if TRUMP_MASK[trump] >> c & 1 else c // 13
+
+
+def matador_forced(trump: int, matadors: int, led: int) -> bool:
+    """Whether a matador led forces out one of ``matadors``: it does the battittura lower than
+    itself."""
+    strength = STRENGTH[trump]
+    return bool(MATADORS[trump] >> led & 1) and any(strength[led] > strength[c] for c in cards_of(matadors))
+
+
+def playable(hand: int, trick: Sequence[int], trump: int, matador: bool) -> int:
+    """The cards of ``hand`` that may go to ``trick``: the suit led (the trunfi on a trunfu lead)
+    while the hand holds it, else any card; under the matador privilege (``matador``) a hand
+    whose only trunfi are battittura need not give one up to a trunfu lead, unless a higher
+    matador led forces it out."""
+    if not trick:
+        return hand
+    led = trick[0]
+    suit = led_suit(trump, led)
+    follow = hand & FOLLOW[trump][suit]
+    if not follow:
+        return hand
+    if matador and suit == trump and follow & ~MATADORS[trump] == 0 and not matador_forced(trump, follow, led):
+        return hand
+    return follow
+
+
+def card_refusal(hand: int, seat: int, c: int, trick: Sequence[int], trump: int) -> Reason:
+    """Why ``seat``, holding ``hand``, may not play card ``c`` to ``trick`` (a card that
+    ``playable`` refuses)."""
+    who, text = AtSeat(seat), CARD_STRINGS[c]
+    if not hand >> c & 1:
+        return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=text)
+    led = trick[0]
+    suit = led_suit(trump, led)
+    if suit == trump:
+        trumps = hand & TRUMP_MASK[trump]
+        if trumps & ~MATADORS[trump] == 0 and matador_forced(trump, trumps, led):
+            return Reason("{who} must play a trunfu: the {led} led forces a lower matador",
+                          who=who, led=CARD_STRINGS[led])
+        return Reason("{who} must follow with a trunfu (the spatigghia and the bastu are trunfi)", who=who)
+    return Reason("{who} must follow suit: {card} is not {suit}", who=who, card=text, suit=OfSuit(suit))
 
 
 # -- the actions -----------------------------------------------------------------------------------
@@ -273,24 +329,7 @@ class QuattrigghiuDeal(Deal):
         return [*calls, *range(SULITA_BASE, SULITA_BASE + 4)]
 
     def playable(self, seat: int) -> int:
-        hand = self.hands[seat]
-        if not self.trick:
-            return hand
-        trump, led = self.trump, self.trick[0]
-        suit = led_suit(trump, led)
-        follow = hand & FOLLOW[trump][suit]
-        if not follow:
-            return hand
-        if self.matador and suit == trump and follow & ~MATADORS[trump] == 0 \
-                and not self._matador_forced(follow, led):
-            # Matador privilege: a hand whose only trunfi are battittura need not give one up.
-            return hand
-        return follow
-
-    def _matador_forced(self, matadors: int, led: int) -> bool:
-        """A matador led forces out the battittura lower than itself."""
-        strength = STRENGTH[self.trump]
-        return bool(MATADORS[self.trump] >> led & 1) and any(strength[led] > strength[c] for c in cards_of(matadors))
+        return playable(self.hands[seat], self.trick, self.trump, self.matador)
 
     def why_illegal(self, action: int) -> Reason:
         seat = self.to_move
@@ -302,17 +341,7 @@ class QuattrigghiuDeal(Deal):
         if action < 52:
             if phase != PLAY:
                 return Reason("{action!r}: no card is played now: {awaited}", action=text, awaited=self._awaited())
-            if not self.hands[seat] >> action & 1:
-                return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=text)
-            trump, led = self.trump, self.trick[0]
-            suit = led_suit(trump, led)
-            if suit == trump:
-                trumps = self.hands[seat] & TRUMP_MASK[trump]
-                if trumps & ~MATADORS[trump] == 0 and self._matador_forced(trumps, led):
-                    return Reason("{who} must play a trunfu: the {led} led forces a lower matador",
-                                  who=who, led=CARD_STRINGS[led])
-                return Reason("{who} must follow with a trunfu (the spatigghia and the bastu are trunfi)", who=who)
-            return Reason("{who} must follow suit: {card} is not {suit}", who=who, card=text, suit=OfSuit(suit))
+            return card_refusal(self.hands[seat], seat, action, self.trick, self.trump)
         if action == PASSU and phase == FORCED:
             return Reason("all four passed: {who} must call, holding the spatigghia", who=who)
         if action in (TUTITA, BASTA):
@@ -406,20 +435,14 @@ class QuattrigghiuDeal(Deal):
         side = self.side_of(winner)
         self.side_basi[side] += 1
         self.leader = self.to_move = winner
-        done = len(self.tricks)
-        if self.attempt >= 0:
-            if side != self.attempt or done == TRICKS:
-                self.end()
-        elif self.side_basi[side] == WINNING:
-            if done == WINNING:
-                # A clean six: the side may go for tutità, its members asked from the winner on;
-                # being asked shows everyone who is on which side.
-                self.phase, self.aiuto_public = WINDOW, True
-                self.asking = self.members(side, winner)
-                self.to_move = self.asking.pop(0)
-            else:
-                self.end()
-        elif done == TRICKS:
+        verdict = after_base(self.side_basi, side, self.attempt)
+        if verdict == "window":
+            # A clean six: the side may go for tutità, its members asked from the winner on;
+            # being asked shows everyone who is on which side.
+            self.phase, self.aiuto_public = WINDOW, True
+            self.asking = self.members(side, winner)
+            self.to_move = self.asking.pop(0)
+        elif verdict == "end":
             self.end()
 
     def end(self) -> None:
