@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 from random import Random
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pyspiel
 import pytest
@@ -406,19 +406,10 @@ def test_cfr_plus_lowers_the_exploitability_and_the_c_plus_plus_tree_agrees() ->
     assert curve[-1] < curve[0] / 10
 
 
-def test_cfr_plus_lowers_the_exploitability_of_mini_sancagna() -> None:
-    tree = pyspiel.load_efg_game(efg(pyspiel.load_game("osteria_mini_sancagna", TINY_SANCAGNA)))
-    solver = pyspiel.CFRPlusSolver(tree)
-    curve = []
-    for _ in range(3):
-        for _ in range(10):
-            solver.evaluate_and_update_policy()
-        curve.append(pyspiel.exploitability(tree, solver.average_policy()))
-    assert curve[0] > curve[1] > curve[2]
-
-
-def test_cfr_plus_lowers_the_exploitability_of_mini_quattrigghiu() -> None:
-    tree = pyspiel.load_efg_game(efg(pyspiel.load_game("osteria_mini_quattrigghiu", TINY_QUATTRIGGHIU)))
+@pytest.mark.parametrize(("name", "params"), [("osteria_mini_sancagna", TINY_SANCAGNA),
+                                             ("osteria_mini_quattrigghiu", TINY_QUATTRIGGHIU)])
+def test_cfr_plus_lowers_the_exploitability_of_each_reduced_game(name: str, params: dict[str, Any]) -> None:
+    tree = pyspiel.load_efg_game(efg(pyspiel.load_game(name, params)))
     solver = pyspiel.CFRPlusSolver(tree)
     curve = []
     for _ in range(3):
