@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import subprocess
 import sys
@@ -476,3 +477,22 @@ def test_the_kernel_refuses_card_values_its_table_cannot_key() -> None:
                              e.rest, e.steps())
     solver_kernel.Search(e.hands, e.trick, e.leader, e.team, e.gains, e.values, chains, -1, False, e.last_bonus,
                          e.rest, e.steps())
+
+
+
+@functools.cache
+def bit_helpers() -> Any:
+    """The kernel's public bit helpers, called from compiled code as the batched engine calls them."""
+    import numba
+
+    @numba.njit
+    def both(bits: int) -> tuple[int, int]:
+        return solver_kernel.count_bits(bits), solver_kernel.lowest_bit(bits)
+
+    return both
+
+
+@settings(deadline=None)
+@given(st.integers(1, (1 << 63) - 1))
+def test_the_public_bit_helpers_count_and_find_the_lowest_bit(cards: int) -> None:
+    assert bit_helpers()(cards) == (cards.bit_count(), (cards & -cards).bit_length() - 1)

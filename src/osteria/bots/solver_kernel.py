@@ -123,10 +123,11 @@ def _count_bit(typingctx: Any, bits: Any) -> Any:
     return types.int64(types.int64), codegen
 
 
-# The intrinsics as the kernel calls them: on one int.
+# The intrinsics as the kernel calls them: on one int. ``lowest_bit`` and ``count_bits`` are
+# public: other compiled code on card masks (the batched environments) calls them too.
 _highest = cast(Callable[[int], int], _highest_bit)
-_lowest = cast(Callable[[int], int], _lowest_bit)
-_count = cast(Callable[[int], int], _count_bit)
+lowest_bit = cast(Callable[[int], int], _lowest_bit)
+count_bits = cast(Callable[[int], int], _count_bit)
 
 
 @_helper
@@ -164,7 +165,7 @@ def _follows(hand: int, led: int, suits: Any, strength: Any) -> int:
             if (privileged >> led) & 1:
                 left = follow
                 while left:
-                    c = _lowest(left)
+                    c = lowest_bit(left)
                     left ^= 1 << c
                     forced = forced or strength[c] < strength[led]
             if not forced:
@@ -207,7 +208,7 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
             # the one suit the seat must play, if it must
             s = led // 13
             if follow & suits[s] == 0:
-                s = _lowest(follow) // 13 if follow & ~suits[_TRUMPS] == 0 else -1
+                s = lowest_bit(follow) // 13 if follow & ~suits[_TRUMPS] == 0 else -1
             if s >= 0:
                 strongest = chains[s, _highest(_pattern(follow, s, chains))]
                 if team[n + t] == team[t] and _beats(strongest, taking, strength, suits):
@@ -216,7 +217,7 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
                     # the cheapest of the suit, the weakest of those: the lowest places first
                     left = _pattern(follow, s, chains)
                     while left:
-                        i = _lowest(left)
+                        i = lowest_bit(left)
                         left ^= 1 << i
                         c = chains[s, i]
                         if play < 0 or values[c] < values[play]:
@@ -224,7 +225,7 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
             else:
                 left = follow
                 while left:
-                    c = _lowest(left)
+                    c = lowest_bit(left)
                     left ^= 1 << c
                     if play < 0 or values[c] < values[play]:
                         play = c
@@ -232,7 +233,7 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
             # the costliest card it may play, the lowest-numbered of those
             left = follow
             while left:
-                c = _lowest(left)
+                c = lowest_bit(left)
                 left ^= 1 << c
                 if play < 0 or values[c] > values[play]:
                     play = c
@@ -399,7 +400,7 @@ def _key(hands: Any, live: int, leader: int, values: Any, chains: Any, suits: An
         code = 0
         value_code = 0
         while alive:
-            i = _lowest(alive)
+            i = lowest_bit(alive)
             alive ^= 1 << i
             c = chains[s, i]
             code |= _holder(hands, c) << (_HOLDER_BITS * k)
@@ -445,7 +446,7 @@ def _slack(keys: Any, slot: int, key: Any, at: int) -> tuple[int, int]:
         mine = key[at + w]
         differ = stored ^ mine
         while differ:
-            i = _lowest(differ)
+            i = lowest_bit(differ)
             i -= i % _VALUE_BITS
             differ &= ~(_VALUE_MASK << i)
             was = (stored >> i) & _VALUE_MASK
@@ -465,7 +466,7 @@ def _place(card: int, live: int, chains: Any) -> int:
         return -1
     s = card // 13
     i = _highest(_pattern(1 << card, s, chains))
-    return 16 * s + _count(_pattern(live, s, chains) & ((1 << i) - 1))
+    return 16 * s + count_bits(_pattern(live, s, chains) & ((1 << i) - 1))
 
 
 @_helper
@@ -477,7 +478,7 @@ def _card(place: int, live: int, chains: Any) -> int:
     alive = _pattern(live, s, chains)
     for _ in range(place % 16):
         alive &= alive - 1
-    card: int = chains[s, _lowest(alive)]
+    card: int = chains[s, lowest_bit(alive)]
     return card
 
 
@@ -551,7 +552,7 @@ def _cheapest(cards: int, s: int, k: int, values: Any, chains: Any) -> int:
         cheapest = -1
         scan = left
         while scan:
-            i = _lowest(scan)
+            i = lowest_bit(scan)
             scan ^= 1 << i
             if cheapest < 0 or values[chains[s, i]] < values[chains[s, cheapest]]:
                 cheapest = i
@@ -567,15 +568,15 @@ def _cashed(hands: Any, seat: int, run: int, s: int, values: Any, chains: Any, s
     cards of the suit at least the cheapest min(k, m), for a run of k, where m counts its cards
     of the suit that are not privileged (it must follow with the suit while it holds one of
     those; left with privileged cards only, it may keep them)."""
-    k = _count(run)
+    k = count_bits(run)
     taken: int = k * values[_TRICK_WORTH]
     while run:
-        i = _lowest(run)
+        i = lowest_bit(run)
         run ^= 1 << i
         taken += values[chains[s, i]]
     for t in range(hands.shape[0]):
         if t != seat:
-            forced = min(k, _count(hands[t] & suits[s] & ~suits[_PRIVILEGED]))
+            forced = min(k, count_bits(hands[t] & suits[s] & ~suits[_PRIVILEGED]))
             taken += _cheapest(hands[t], s, forced, values, chains)
     return taken
 
@@ -588,7 +589,7 @@ def _safe(hands: Any, leader: int, s: int, k: int, suits: Any) -> bool:
     if trumps == 0 or trumps & suits[s]:
         return True
     for t in range(hands.shape[0]):
-        if t != leader and hands[t] & trumps and _count(hands[t] & suits[s]) < k:
+        if t != leader and hands[t] & trumps and count_bits(hands[t] & suits[s]) < k:
             return False
     return True
 
@@ -609,11 +610,11 @@ def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, suits: A
     sure = 0
     for s in range(4):
         run = _run(hand, live, s, chains)
-        if run == 0 or not _safe(hands, leader, s, _count(run), suits):
+        if run == 0 or not _safe(hands, leader, s, count_bits(run), suits):
             continue
-        cashed += _count(run)
+        cashed += count_bits(run)
         sure += _cashed(hands, leader, run, s, values, chains, suits)
-    return rest if cashed == _count(hand) else sure
+    return rest if cashed == count_bits(hand) else sure
 
 
 @_helper
@@ -640,7 +641,7 @@ def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, suit
         run = _run(hand, live, s, chains)
         if run:
             cashed_suits |= 1 << s
-            tricks += _count(run)
+            tricks += count_bits(run)
     best = 0
     for p in range(n):
         if p == leader or team[p] != team[leader]:
@@ -654,10 +655,10 @@ def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, suit
             run = _run(hands[p], live, s, chains)
             if run == 0:
                 continue
-            runs += _count(run)
+            runs += count_bits(run)
             entry = entry or _pattern(hand, s, chains) != 0
             gain += _cashed(hands, p, run, s, values, chains, suits)
-        others = _count(hands[p]) - runs
+        others = count_bits(hands[p]) - runs
         if not entry or others < tricks:
             continue
         if others == tricks:
@@ -671,12 +672,12 @@ def _last_trick(hands: Any, gone: int, leader: int, n: int, team: Any, values: A
                 last_bonus: int) -> int:
     """What the maximising side gains from the last trick, led by ``leader``, each seat playing the
     one card of its hand not among ``gone``."""
-    taking = _lowest(hands[leader] & ~gone)
+    taking = lowest_bit(hands[leader] & ~gone)
     taker = leader
     points = values[_TRICK_WORTH] + values[taking]
     t = leader + 1 if leader + 1 < n else 0
     for _ in range(n - 1):
-        c = _lowest(hands[t] & ~gone)
+        c = lowest_bit(hands[t] & ~gone)
         points += values[c]
         if _beats(c, taking, strength, suits):
             taking = c
@@ -698,22 +699,22 @@ def _two_tricks(hands: Any, leader: int, n: int, team: Any, values: Any, strengt
     best0 = -1
     lead = hands[leader]
     while lead:
-        a = _lowest(lead)
+        a = lowest_bit(lead)
         lead ^= 1 << a
         best1 = -1
         second = _follows(hands[s1], a, suits, strength)
         while second:
-            b = _lowest(second)
+            b = lowest_bit(second)
             second ^= 1 << b
             best2 = -1
             third = _follows(hands[s2], a, suits, strength)
             while third:
-                c = _lowest(third)
+                c = lowest_bit(third)
                 third ^= 1 << c
                 best3 = -1
                 fourth = _follows(hands[s3], a, suits, strength) if n == 4 else 1  # one pass for three seats
                 while fourth:
-                    d = _lowest(fourth)
+                    d = lowest_bit(fourth)
                     fourth ^= 1 << d
                     taking, taker = a, leader
                     points = values[_TRICK_WORTH] + values[a] + values[b] + values[c]
@@ -787,7 +788,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
             elif in_trick == 0 and lead_hand & (lead_hand - 1) == 0:
                 # The last trick: every card is forced.
                 v = _last_trick(hands, 0, leader, n, team, values, strength, suits, scalars[_LAST_BONUS])
-            elif in_trick == 0 and _count(lead_hand) == 2 and ply != root and n <= 4:
+            elif in_trick == 0 and count_bits(lead_hand) == 2 and ply != root and n <= 4:
                 # (At the root the search must also name a best card.)
                 v = _two_tricks(hands, leader, n, team, values, strength, suits, scalars[_LAST_BONUS])
             else:
