@@ -16,7 +16,9 @@ It also searches fewer nodes for the same values: its table keys a trick's start
 each live card in order of strength, so that an entry also bounds the positions alike but for
 their cards' values (widened by how much the values differ: payoff similarity, as Furtak and
 Buro put it for Skat); its moves are ordered by a greedy forecast of their trick and a killer
-lead per ply; its lower bound at a trick's start counts a crossing to a partner's winners; and
+lead per ply, and a trick's start tries the table's best card before it makes the other moves
+(that card most often cuts off, and the order is a good part of a node's cost); its lower
+bound at a trick's start counts a crossing to a partner's winners; and
 MTD(f) starts from the value of a greedy playout.
 
 numba is the optional ``fast`` extra, and so is numpy with it: this module needs both, and
@@ -274,6 +276,18 @@ def _trick(played: Any, first: int, n: int, values: Any, strength: Any, suits: A
 
 
 @_helper
+def _kept(mine: int, alive: int, i: int, s: int, values: Any, chains: Any) -> bool:
+    """Whether the card at place ``i`` of suit ``s`` (see ``_pattern``) is the one that ``_moves``
+    keeps of its run, among the seat's playable cards ``mine`` and the ``alive`` ones (both by
+    place): the next live card below it is not the seat's, or not of its value."""
+    below = alive & ((1 << i) - 1)
+    if below == 0:
+        return True
+    j = _highest(below)
+    return not ((mine >> j) & 1 and values[chains[s, j]] == values[chains[s, i]])
+
+
+@_helper
 def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: int, live: int,
            team: Any, values: Any, strength: Any, chains: Any, suits: Any, moves: Any, later: Any) -> int:
     """The moves of the seat, one of each run of equivalent cards, in the order to try them, written
@@ -307,13 +321,9 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
         while left:
             i = _highest(left)
             left ^= 1 << i
-            c = chains[s, i]
-            below = alive & ((1 << i) - 1)
-            if below:
-                j = _highest(below)
-                if (mine >> j) & 1 and values[chains[s, j]] == values[c]:
-                    continue
-            moves[ply, count] = c
+            if not _kept(mine, alive, i, s, values, chains):
+                continue
+            moves[ply, count] = chains[s, i]
             count += 1
         if not in_trick:
             # Leads: by the forecast trick, the best for the seat's side first; on a tie, where
@@ -327,7 +337,8 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
                 points, taker = _greedy_rest(hands, seat, c, c, seat, 1, team, values, strength, chains, suits)
                 forecast = _forecast(values[_TRICK_WORTH] + values[c] + points, taker, seat, team)
                 later[ply, i] = 64 * (64 - forecast) + (12 - strength[c] if base < 0 else base + strength[c])
-    if in_trick:
+    # A single card needs no order; a follow's order is all its cost (a lead's is made above).
+    if in_trick and count > 1:
         first = ply - in_trick
         winning, down, _ = _trick(played, first, in_trick, values, strength, suits)  # the trick so far
         top = played[first + winning]
@@ -383,6 +394,29 @@ def _to_front(moves: Any, ply: int, count: int, card: int) -> None:
                 moves[ply, j] = moves[ply, j - 1]
             moves[ply, 0] = card
             return
+
+
+@_helper
+def _leads_first(hand: int, live: int, card: int, values: Any, chains: Any) -> bool:
+    """Whether ``card`` (the table's best card of a position alike) is a lead of ``hand`` that
+    ``_moves`` would make: the hand's, and the one it keeps of its run."""
+    if not (hand >> card) & 1:
+        return False
+    s = card // 13
+    return _kept(_pattern(hand, s, chains), _pattern(live, s, chains), _highest(_pattern(1 << card, s, chains)), s,
+                 values, chains)
+
+
+@_helper
+def _ordered_moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: int, live: int, team: Any,
+                   values: Any, strength: Any, chains: Any, suits: Any, scalars: Any, moves: Any, order: Any) -> int:
+    """The moves of a node of the search (``_moves``), and of a lead this ply's killer first (see
+    ``_search``); how many."""
+    count = _moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength, chains, suits, moves,
+                   order)
+    if in_trick == 0 and scalars[_KILLERS + ply] >= 0:
+        _to_front(moves, ply, count, scalars[_KILLERS + ply])
+    return count
 
 
 @_helper
@@ -743,8 +777,8 @@ def _two_tricks(hands: Any, leader: int, n: int, team: Any, values: Any, strengt
 
 # The frame of a ply of the search, a row of int64.
 (_F_ALPHA, _F_BETA, _F_ALPHA0, _F_BETA0, _F_VALUE, _F_BEST, _F_COUNT, _F_INDEX, _F_LEADER, _F_IN_TRICK, _F_LIVE,
- _F_REST, _F_SLOT, _F_ADJUST, _F_HAND, _F_SEAT) = range(16)
-_FRAME = 16
+ _F_REST, _F_SLOT, _F_ADJUST, _F_HAND, _F_SEAT, _F_PENDING) = range(17)
+_FRAME = 17
 _ENTER, _NEXT, _RETURN = range(3)
 
 
@@ -820,17 +854,20 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 seat = leader + in_trick
                 if seat >= n:
                     seat -= n
+                pending = 0
                 if ply == root and forced >= 0:
                     move_buffer[ply, 0] = forced
                     count = 1
+                elif table_best >= 0 and _leads_first(hands[seat], live, table_best, values, chains):
+                    # The table's best card alone, the other moves only if it does not cut off (most
+                    # often it does): their order, made by playing each trick out, is a good part of
+                    # a node's cost.
+                    move_buffer[ply, 0] = table_best
+                    count = 1
+                    pending = 1
                 else:
-                    count = _moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength, chains,
-                                   suits, move_buffer, order_buffer)
-                    # First the table's best card, then this ply's killer (see below), then the rest.
-                    if in_trick == 0 and scalars[_KILLERS + ply] >= 0:
-                        _to_front(move_buffer, ply, count, scalars[_KILLERS + ply])
-                    if table_best >= 0:
-                        _to_front(move_buffer, ply, count, table_best)
+                    count = _ordered_moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength,
+                                           chains, suits, scalars, move_buffer, order_buffer)
                 frames[ply, _F_ALPHA] = alpha
                 frames[ply, _F_BETA] = beta
                 frames[ply, _F_ALPHA0] = alpha
@@ -846,6 +883,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 frames[ply, _F_SLOT] = slot
                 frames[ply, _F_HAND] = hands[seat]
                 frames[ply, _F_SEAT] = seat
+                frames[ply, _F_PENDING] = pending
         elif state == _RETURN:
             # v is the value of the node at ply: back to its parent.
             if ply == root:
@@ -868,7 +906,17 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
         else:
             # The next move of the node at ply, or its value once all are tried or one cuts off.
             index = frames[ply, _F_INDEX]
-            if index == frames[ply, _F_COUNT] or frames[ply, _F_ALPHA] >= frames[ply, _F_BETA]:
+            cut = frames[ply, _F_ALPHA] >= frames[ply, _F_BETA]
+            if index == frames[ply, _F_COUNT] and frames[ply, _F_PENDING] and not cut:
+                # The table's best card did not cut off: the other moves after it, in their order.
+                frames[ply, _F_PENDING] = 0
+                tried = move_buffer[ply, 0]
+                count = _ordered_moves(hands, frames[ply, _F_SEAT], played, ply, 0, frames[ply, _F_LEADER],
+                                       frames[ply, _F_LIVE], team, values, strength, chains, suits, scalars,
+                                       move_buffer, order_buffer)
+                _to_front(move_buffer, ply, count, tried)
+                frames[ply, _F_COUNT] = count
+            if index == frames[ply, _F_COUNT] or cut:
                 v = frames[ply, _F_VALUE]
                 if frames[ply, _F_ALPHA] >= frames[ply, _F_BETA] and frames[ply, _F_IN_TRICK] == 0:
                     # The lead that cut off becomes the killer of its ply: positions at one ply
