@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import subprocess
 import sys
@@ -476,3 +477,45 @@ def test_the_kernel_refuses_card_values_its_table_cannot_key() -> None:
                              e.rest, e.steps())
     solver_kernel.Search(e.hands, e.trick, e.leader, e.team, e.gains, e.values, chains, -1, False, e.last_bonus,
                          e.rest, e.steps())
+
+
+
+@functools.cache
+def bit_helpers() -> Any:
+    """The kernel's public bit helpers, called from compiled code as the batched engine calls them."""
+    import numba
+
+    @numba.njit
+    def both(bits: int) -> tuple[int, int]:
+        return solver_kernel.count_bits(bits), solver_kernel.lowest_bit(bits)
+
+    return both
+
+
+@settings(deadline=None)
+@given(st.integers(1, (1 << 63) - 1))
+def test_the_public_bit_helpers_count_and_find_the_lowest_bit(cards: int) -> None:
+    assert bit_helpers()(cards) == (cards.bit_count(), (cards & -cards).bit_length() - 1)
+
+
+def test_a_table_s_best_lead_is_tried_alone_only_where_it_is_one_of_the_leads() -> None:
+    # The search tries the table's best card before it makes the leads: that card must be one
+    # the leads would hold (the leader's, one of each run), else a run would be searched twice.
+    tried = 0
+    for deal in trick_starts(7):
+        leader = deal.leader  # type: ignore[attr-defined]
+        e = solver.ending(deal, leader, compiled=False)
+        hands, values, chains = kernel_arrays(e)
+        strength, suits = kernel_rules(e)
+        moves = np.zeros((solver_kernel._MAX_PLY, 16), np.int64)
+        order = np.zeros((solver_kernel._MAX_PLY, 16), np.int64)
+        played = np.zeros(solver_kernel._MAX_PLY, np.int64)
+        count = solver_kernel._moves(hands, leader, played, 0, 0, leader, e.live, kernel_team(e), values, strength,
+                                     chains, suits, moves, order)
+        leads = set(moves[0, :count].tolist())
+        assert leads == set(e.moves(leader))
+        for card in cards_of(e.live):
+            first = solver_kernel._leads_first(e.hands[leader], e.live, card, values, chains)
+            assert first == (card in leads)
+            tried += first != (e.hands[leader] >> card & 1)
+    assert tried > 0  # some of the leader's cards are not leads: their runs' weakest card is

@@ -16,7 +16,9 @@ It also searches fewer nodes for the same values: its table keys a trick's start
 each live card in order of strength, so that an entry also bounds the positions alike but for
 their cards' values (widened by how much the values differ: payoff similarity, as Furtak and
 Buro put it for Skat); its moves are ordered by a greedy forecast of their trick and a killer
-lead per ply; its lower bound at a trick's start counts a crossing to a partner's winners; and
+lead per ply, and a trick's start tries the table's best card before it makes the other moves
+(that card most often cuts off, and the order is a good part of a node's cost); its lower
+bound at a trick's start counts a crossing to a partner's winners; and
 MTD(f) starts from the value of a greedy playout.
 
 numba is the optional ``fast`` extra, and so is numpy with it: this module needs both, and
@@ -123,10 +125,11 @@ def _count_bit(typingctx: Any, bits: Any) -> Any:
     return types.int64(types.int64), codegen
 
 
-# The intrinsics as the kernel calls them: on one int.
+# The intrinsics as the kernel calls them: on one int. ``lowest_bit`` and ``count_bits`` are
+# public: other compiled code on card masks (the batched environments) calls them too.
 _highest = cast(Callable[[int], int], _highest_bit)
-_lowest = cast(Callable[[int], int], _lowest_bit)
-_count = cast(Callable[[int], int], _count_bit)
+lowest_bit = cast(Callable[[int], int], _lowest_bit)
+count_bits = cast(Callable[[int], int], _count_bit)
 
 
 @_helper
@@ -164,7 +167,7 @@ def _follows(hand: int, led: int, suits: Any, strength: Any) -> int:
             if (privileged >> led) & 1:
                 left = follow
                 while left:
-                    c = _lowest(left)
+                    c = lowest_bit(left)
                     left ^= 1 << c
                     forced = forced or strength[c] < strength[led]
             if not forced:
@@ -207,7 +210,7 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
             # the one suit the seat must play, if it must
             s = led // 13
             if follow & suits[s] == 0:
-                s = _lowest(follow) // 13 if follow & ~suits[_TRUMPS] == 0 else -1
+                s = lowest_bit(follow) // 13 if follow & ~suits[_TRUMPS] == 0 else -1
             if s >= 0:
                 strongest = chains[s, _highest(_pattern(follow, s, chains))]
                 if team[n + t] == team[t] and _beats(strongest, taking, strength, suits):
@@ -216,7 +219,7 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
                     # the cheapest of the suit, the weakest of those: the lowest places first
                     left = _pattern(follow, s, chains)
                     while left:
-                        i = _lowest(left)
+                        i = lowest_bit(left)
                         left ^= 1 << i
                         c = chains[s, i]
                         if play < 0 or values[c] < values[play]:
@@ -224,7 +227,7 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
             else:
                 left = follow
                 while left:
-                    c = _lowest(left)
+                    c = lowest_bit(left)
                     left ^= 1 << c
                     if play < 0 or values[c] < values[play]:
                         play = c
@@ -232,7 +235,7 @@ def _greedy_rest(hands: Any, leader: int, led: int, taking: int, taker: int, don
             # the costliest card it may play, the lowest-numbered of those
             left = follow
             while left:
-                c = _lowest(left)
+                c = lowest_bit(left)
                 left ^= 1 << c
                 if play < 0 or values[c] > values[play]:
                     play = c
@@ -273,6 +276,18 @@ def _trick(played: Any, first: int, n: int, values: Any, strength: Any, suits: A
 
 
 @_helper
+def _kept(mine: int, alive: int, i: int, s: int, values: Any, chains: Any) -> bool:
+    """Whether the card at place ``i`` of suit ``s`` (see ``_pattern``) is the one that ``_moves``
+    keeps of its run, among the seat's playable cards ``mine`` and the ``alive`` ones (both by
+    place): the next live card below it is not the seat's, or not of its value."""
+    below = alive & ((1 << i) - 1)
+    if below == 0:
+        return True
+    j = _highest(below)
+    return not ((mine >> j) & 1 and values[chains[s, j]] == values[chains[s, i]])
+
+
+@_helper
 def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: int, live: int,
            team: Any, values: Any, strength: Any, chains: Any, suits: Any, moves: Any, later: Any) -> int:
     """The moves of the seat, one of each run of equivalent cards, in the order to try them, written
@@ -306,13 +321,9 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
         while left:
             i = _highest(left)
             left ^= 1 << i
-            c = chains[s, i]
-            below = alive & ((1 << i) - 1)
-            if below:
-                j = _highest(below)
-                if (mine >> j) & 1 and values[chains[s, j]] == values[c]:
-                    continue
-            moves[ply, count] = c
+            if not _kept(mine, alive, i, s, values, chains):
+                continue
+            moves[ply, count] = chains[s, i]
             count += 1
         if not in_trick:
             # Leads: by the forecast trick, the best for the seat's side first; on a tie, where
@@ -326,7 +337,8 @@ def _moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: 
                 points, taker = _greedy_rest(hands, seat, c, c, seat, 1, team, values, strength, chains, suits)
                 forecast = _forecast(values[_TRICK_WORTH] + values[c] + points, taker, seat, team)
                 later[ply, i] = 64 * (64 - forecast) + (12 - strength[c] if base < 0 else base + strength[c])
-    if in_trick:
+    # A single card needs no order; a follow's order is all its cost (a lead's is made above).
+    if in_trick and count > 1:
         first = ply - in_trick
         winning, down, _ = _trick(played, first, in_trick, values, strength, suits)  # the trick so far
         top = played[first + winning]
@@ -385,6 +397,29 @@ def _to_front(moves: Any, ply: int, count: int, card: int) -> None:
 
 
 @_helper
+def _leads_first(hand: int, live: int, card: int, values: Any, chains: Any) -> bool:
+    """Whether ``card`` (the table's best card of a position alike) is a lead of ``hand`` that
+    ``_moves`` would make: the hand's, and the one it keeps of its run."""
+    if not (hand >> card) & 1:
+        return False
+    s = card // 13
+    return _kept(_pattern(hand, s, chains), _pattern(live, s, chains), _highest(_pattern(1 << card, s, chains)), s,
+                 values, chains)
+
+
+@_helper
+def _ordered_moves(hands: Any, seat: int, played: Any, ply: int, in_trick: int, leader: int, live: int, team: Any,
+                   values: Any, strength: Any, chains: Any, suits: Any, scalars: Any, moves: Any, order: Any) -> int:
+    """The moves of a node of the search (``_moves``), and of a lead this ply's killer first (see
+    ``_search``); how many."""
+    count = _moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength, chains, suits, moves,
+                   order)
+    if in_trick == 0 and scalars[_KILLERS + ply] >= 0:
+        _to_front(moves, ply, count, scalars[_KILLERS + ply])
+    return count
+
+
+@_helper
 def _key(hands: Any, live: int, leader: int, values: Any, chains: Any, suits: Any, key: Any, at: int) -> None:
     """The table key of a trick's start, into ``key[at:at + _KEY]``: suit by suit, which seat
     holds each live card in order of strength (three bits a card, and how many), which of them
@@ -399,7 +434,7 @@ def _key(hands: Any, live: int, leader: int, values: Any, chains: Any, suits: An
         code = 0
         value_code = 0
         while alive:
-            i = _lowest(alive)
+            i = lowest_bit(alive)
             alive ^= 1 << i
             c = chains[s, i]
             code |= _holder(hands, c) << (_HOLDER_BITS * k)
@@ -445,7 +480,7 @@ def _slack(keys: Any, slot: int, key: Any, at: int) -> tuple[int, int]:
         mine = key[at + w]
         differ = stored ^ mine
         while differ:
-            i = _lowest(differ)
+            i = lowest_bit(differ)
             i -= i % _VALUE_BITS
             differ &= ~(_VALUE_MASK << i)
             was = (stored >> i) & _VALUE_MASK
@@ -465,7 +500,7 @@ def _place(card: int, live: int, chains: Any) -> int:
         return -1
     s = card // 13
     i = _highest(_pattern(1 << card, s, chains))
-    return 16 * s + _count(_pattern(live, s, chains) & ((1 << i) - 1))
+    return 16 * s + count_bits(_pattern(live, s, chains) & ((1 << i) - 1))
 
 
 @_helper
@@ -477,7 +512,7 @@ def _card(place: int, live: int, chains: Any) -> int:
     alive = _pattern(live, s, chains)
     for _ in range(place % 16):
         alive &= alive - 1
-    card: int = chains[s, _lowest(alive)]
+    card: int = chains[s, lowest_bit(alive)]
     return card
 
 
@@ -551,7 +586,7 @@ def _cheapest(cards: int, s: int, k: int, values: Any, chains: Any) -> int:
         cheapest = -1
         scan = left
         while scan:
-            i = _lowest(scan)
+            i = lowest_bit(scan)
             scan ^= 1 << i
             if cheapest < 0 or values[chains[s, i]] < values[chains[s, cheapest]]:
                 cheapest = i
@@ -567,15 +602,15 @@ def _cashed(hands: Any, seat: int, run: int, s: int, values: Any, chains: Any, s
     cards of the suit at least the cheapest min(k, m), for a run of k, where m counts its cards
     of the suit that are not privileged (it must follow with the suit while it holds one of
     those; left with privileged cards only, it may keep them)."""
-    k = _count(run)
+    k = count_bits(run)
     taken: int = k * values[_TRICK_WORTH]
     while run:
-        i = _lowest(run)
+        i = lowest_bit(run)
         run ^= 1 << i
         taken += values[chains[s, i]]
     for t in range(hands.shape[0]):
         if t != seat:
-            forced = min(k, _count(hands[t] & suits[s] & ~suits[_PRIVILEGED]))
+            forced = min(k, count_bits(hands[t] & suits[s] & ~suits[_PRIVILEGED]))
             taken += _cheapest(hands[t], s, forced, values, chains)
     return taken
 
@@ -588,7 +623,7 @@ def _safe(hands: Any, leader: int, s: int, k: int, suits: Any) -> bool:
     if trumps == 0 or trumps & suits[s]:
         return True
     for t in range(hands.shape[0]):
-        if t != leader and hands[t] & trumps and _count(hands[t] & suits[s]) < k:
+        if t != leader and hands[t] & trumps and count_bits(hands[t] & suits[s]) < k:
             return False
     return True
 
@@ -609,11 +644,11 @@ def _sure(hands: Any, leader: int, live: int, values: Any, chains: Any, suits: A
     sure = 0
     for s in range(4):
         run = _run(hand, live, s, chains)
-        if run == 0 or not _safe(hands, leader, s, _count(run), suits):
+        if run == 0 or not _safe(hands, leader, s, count_bits(run), suits):
             continue
-        cashed += _count(run)
+        cashed += count_bits(run)
         sure += _cashed(hands, leader, run, s, values, chains, suits)
-    return rest if cashed == _count(hand) else sure
+    return rest if cashed == count_bits(hand) else sure
 
 
 @_helper
@@ -640,7 +675,7 @@ def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, suit
         run = _run(hand, live, s, chains)
         if run:
             cashed_suits |= 1 << s
-            tricks += _count(run)
+            tricks += count_bits(run)
     best = 0
     for p in range(n):
         if p == leader or team[p] != team[leader]:
@@ -654,10 +689,10 @@ def _crossing(hands: Any, leader: int, live: int, values: Any, chains: Any, suit
             run = _run(hands[p], live, s, chains)
             if run == 0:
                 continue
-            runs += _count(run)
+            runs += count_bits(run)
             entry = entry or _pattern(hand, s, chains) != 0
             gain += _cashed(hands, p, run, s, values, chains, suits)
-        others = _count(hands[p]) - runs
+        others = count_bits(hands[p]) - runs
         if not entry or others < tricks:
             continue
         if others == tricks:
@@ -671,12 +706,12 @@ def _last_trick(hands: Any, gone: int, leader: int, n: int, team: Any, values: A
                 last_bonus: int) -> int:
     """What the maximising side gains from the last trick, led by ``leader``, each seat playing the
     one card of its hand not among ``gone``."""
-    taking = _lowest(hands[leader] & ~gone)
+    taking = lowest_bit(hands[leader] & ~gone)
     taker = leader
     points = values[_TRICK_WORTH] + values[taking]
     t = leader + 1 if leader + 1 < n else 0
     for _ in range(n - 1):
-        c = _lowest(hands[t] & ~gone)
+        c = lowest_bit(hands[t] & ~gone)
         points += values[c]
         if _beats(c, taking, strength, suits):
             taking = c
@@ -698,22 +733,22 @@ def _two_tricks(hands: Any, leader: int, n: int, team: Any, values: Any, strengt
     best0 = -1
     lead = hands[leader]
     while lead:
-        a = _lowest(lead)
+        a = lowest_bit(lead)
         lead ^= 1 << a
         best1 = -1
         second = _follows(hands[s1], a, suits, strength)
         while second:
-            b = _lowest(second)
+            b = lowest_bit(second)
             second ^= 1 << b
             best2 = -1
             third = _follows(hands[s2], a, suits, strength)
             while third:
-                c = _lowest(third)
+                c = lowest_bit(third)
                 third ^= 1 << c
                 best3 = -1
                 fourth = _follows(hands[s3], a, suits, strength) if n == 4 else 1  # one pass for three seats
                 while fourth:
-                    d = _lowest(fourth)
+                    d = lowest_bit(fourth)
                     fourth ^= 1 << d
                     taking, taker = a, leader
                     points = values[_TRICK_WORTH] + values[a] + values[b] + values[c]
@@ -742,8 +777,8 @@ def _two_tricks(hands: Any, leader: int, n: int, team: Any, values: Any, strengt
 
 # The frame of a ply of the search, a row of int64.
 (_F_ALPHA, _F_BETA, _F_ALPHA0, _F_BETA0, _F_VALUE, _F_BEST, _F_COUNT, _F_INDEX, _F_LEADER, _F_IN_TRICK, _F_LIVE,
- _F_REST, _F_SLOT, _F_ADJUST, _F_HAND, _F_SEAT) = range(16)
-_FRAME = 16
+ _F_REST, _F_SLOT, _F_ADJUST, _F_HAND, _F_SEAT, _F_PENDING) = range(17)
+_FRAME = 17
 _ENTER, _NEXT, _RETURN = range(3)
 
 
@@ -787,7 +822,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
             elif in_trick == 0 and lead_hand & (lead_hand - 1) == 0:
                 # The last trick: every card is forced.
                 v = _last_trick(hands, 0, leader, n, team, values, strength, suits, scalars[_LAST_BONUS])
-            elif in_trick == 0 and _count(lead_hand) == 2 and ply != root and n <= 4:
+            elif in_trick == 0 and count_bits(lead_hand) == 2 and ply != root and n <= 4:
                 # (At the root the search must also name a best card.)
                 v = _two_tricks(hands, leader, n, team, values, strength, suits, scalars[_LAST_BONUS])
             else:
@@ -819,17 +854,20 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 seat = leader + in_trick
                 if seat >= n:
                     seat -= n
+                pending = 0
                 if ply == root and forced >= 0:
                     move_buffer[ply, 0] = forced
                     count = 1
+                elif table_best >= 0 and _leads_first(hands[seat], live, table_best, values, chains):
+                    # The table's best card alone, the other moves only if it does not cut off (most
+                    # often it does): their order, made by playing each trick out, is a good part of
+                    # a node's cost.
+                    move_buffer[ply, 0] = table_best
+                    count = 1
+                    pending = 1
                 else:
-                    count = _moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength, chains,
-                                   suits, move_buffer, order_buffer)
-                    # First the table's best card, then this ply's killer (see below), then the rest.
-                    if in_trick == 0 and scalars[_KILLERS + ply] >= 0:
-                        _to_front(move_buffer, ply, count, scalars[_KILLERS + ply])
-                    if table_best >= 0:
-                        _to_front(move_buffer, ply, count, table_best)
+                    count = _ordered_moves(hands, seat, played, ply, in_trick, leader, live, team, values, strength,
+                                           chains, suits, scalars, move_buffer, order_buffer)
                 frames[ply, _F_ALPHA] = alpha
                 frames[ply, _F_BETA] = beta
                 frames[ply, _F_ALPHA0] = alpha
@@ -845,6 +883,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 frames[ply, _F_SLOT] = slot
                 frames[ply, _F_HAND] = hands[seat]
                 frames[ply, _F_SEAT] = seat
+                frames[ply, _F_PENDING] = pending
         elif state == _RETURN:
             # v is the value of the node at ply: back to its parent.
             if ply == root:
@@ -867,7 +906,17 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
         else:
             # The next move of the node at ply, or its value once all are tried or one cuts off.
             index = frames[ply, _F_INDEX]
-            if index == frames[ply, _F_COUNT] or frames[ply, _F_ALPHA] >= frames[ply, _F_BETA]:
+            cut = frames[ply, _F_ALPHA] >= frames[ply, _F_BETA]
+            if index == frames[ply, _F_COUNT] and frames[ply, _F_PENDING] and not cut:
+                # The table's best card did not cut off: the other moves after it, in their order.
+                frames[ply, _F_PENDING] = 0
+                tried = move_buffer[ply, 0]
+                count = _ordered_moves(hands, frames[ply, _F_SEAT], played, ply, 0, frames[ply, _F_LEADER],
+                                       frames[ply, _F_LIVE], team, values, strength, chains, suits, scalars,
+                                       move_buffer, order_buffer)
+                _to_front(move_buffer, ply, count, tried)
+                frames[ply, _F_COUNT] = count
+            if index == frames[ply, _F_COUNT] or cut:
                 v = frames[ply, _F_VALUE]
                 if frames[ply, _F_ALPHA] >= frames[ply, _F_BETA] and frames[ply, _F_IN_TRICK] == 0:
                     # The lead that cut off becomes the killer of its ply: positions at one ply

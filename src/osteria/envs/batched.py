@@ -30,7 +30,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from osteria.bots.solver_kernel import _count, _lowest
+from osteria.bots.solver_kernel import count_bits as _count
+from osteria.bots.solver_kernel import lowest_bit as _lowest
 from osteria.cards import CARD_STRINGS, ITALIAN_40
 from osteria.engine import RulesError
 from osteria.rules.tressette import FOUR_OF_DENARI, TRICKS
