@@ -172,7 +172,9 @@ class CalabresellaDeal(TrickDeal):
         if self.phase == "cedo":
             return [CEDO + c for c in cards_of(hand)]
         if self.phase == "scarto":
-            return [SCARTO | mask_of(cards) for cards in combinations(cards_of(hand), DISCARDS)]
+            # Each card as its bit, so that a discard's mask is the sum of its cards' bits.
+            bits = [1 << c for c in cards_of(hand)]
+            return [SCARTO + sum(cards) for cards in combinations(bits, DISCARDS)]
         if self.trick:
             return self.playable_cards()
         return self._leads(hand)
