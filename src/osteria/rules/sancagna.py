@@ -150,9 +150,12 @@ FOURS = sum(1 << card("4", s) for s in SUITS)
 
 def cenno_cards(kind: int, trump: int) -> int:
     """The cards whose holding makes cenno ``kind`` true."""
-    if CENNI[kind] == "gnagna":
-        return FOURS
-    return 1 << (trump * 13 + RANKS.index("RFX"[kind]))
+    return CENNO_CARDS[trump][kind]
+
+
+# By trump, each cenno's cards: asked at every turn of the card play.
+CENNO_CARDS = tuple(tuple(FOURS if word == "gnagna" else 1 << (trump * 13 + RANKS.index("RFX"[kind]))
+                          for kind, word in enumerate(CENNI)) for trump in range(len(SUITS)))
 
 
 # -- the revoke (option tavola) --------------------------------------------------------------------
@@ -276,8 +279,7 @@ class SancagnaDeal(Deal):
 
     def _cenni(self, seat: int) -> list[int]:
         hand, made = self.hands[seat], self.cenni[seat]
-        return [CENNO_BASE + k for k in range(len(CENNI))
-                if not made >> k & 1 and hand & cenno_cards(k, self.trump)]
+        return [CENNO_BASE + k for k, cards in enumerate(CENNO_CARDS[self.trump]) if not made >> k & 1 and hand & cards]
 
     def why_illegal(self, action: int) -> Reason:
         seat = self.to_move
