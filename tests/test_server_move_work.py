@@ -159,7 +159,7 @@ def test_lines_drawn_from_the_whole_observation_or_a_value_of_another_type_are_d
 
 def test_a_watcher_sees_only_what_every_seat_shows_written_alike() -> None:
     """Equal is not enough: True is 1 to Python, not to a page."""
-    one = {"x": 1, "y": [1, 2], "z": "c", "w": [3, 4], "n": [1], "shared": [[0, "3d"]]}
-    other = {"x": True, "y": [1, 2], "z": "c", "w": [3, 5], "n": [True], "shared": one["shared"]}
+    one = {"x": 1, "y": [1, 2], "z": "c", "w": [3, 4], "n": [1], "same_object": [[0, "3d"]]}
+    other = {"x": True, "y": [1, 2], "z": "c", "w": [3, 5], "n": [True], "same_object": one["same_object"]}
     assert public_view([one, other]) == {"x": None, "y": [1, 2], "z": "c", "w": [3, None], "n": [None],
-                                         "shared": [[0, "3d"]], "seat": None, "legal_actions": []}
+                                         "same_object": [[0, "3d"]], "seat": None, "legal_actions": []}
