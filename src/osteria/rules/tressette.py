@@ -375,16 +375,26 @@ class TressetteDeal(Deal):
 
     # -- what a seat may see ---------------------------------------------------------------------
 
-    def observation(self, seat: int) -> TressetteObservation:
+    def _hands_seen(self, seat: int) -> list[list[str] | None]:
+        """Every hand as ``seat`` sees it: its own and the dummies'."""
         visible = {seat, *self.morto}
+        return [[CARD_STRINGS[c] for c in cards_of(h)] if s in visible else None for s, h in enumerate(self.hands)]
+
+    def _accusi_seen(self, seat: int) -> list[SeatAction]:
+        return [[s, self.seen_action(seat, s, ACCUSO_BASE + i)] for s, i in self.accusi]
+
+    def _history_seen(self, seat: int) -> list[SeatAction]:
+        # Only an accuso can show a seat less than it is: any other action as it is, at once.
+        return [[s, ACTION_STRINGS[a] if a < ACCUSO_BASE else self.seen_action(seat, s, a)] for s, a in self.history]
+
+    def observation(self, seat: int) -> TressetteObservation:
         played = [CARD_STRINGS[a % SIGNAL_STRIDE] for _, a in self.history if a < ACCUSO_BASE]
         obs: TressetteObservation = {
             "dealer": self.dealer,
             "segni": self.segni,
             "morto": list(self.morto),
             "hand": [CARD_STRINGS[c] for c in cards_of(self.hands[seat])],
-            "hands": [[CARD_STRINGS[c] for c in cards_of(self.hands[s])] if s in visible else None
-                      for s in range(4)],
+            "hands": self._hands_seen(seat),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "leader": self.leader,
             "trick": [[(self.leader + i) % 4, CARD_STRINGS[c]] for i, c in enumerate(self.trick)],
@@ -392,10 +402,8 @@ class TressetteDeal(Deal):
             "tricks_played": self.tricks_done,
             "thirds": list(self.thirds),
             "played": played,
-            "accusi": [[s, self.seen_action(seat, s, ACCUSO_BASE + i)] for s, i in self.accusi],
-            # Only an accuso can show a seat less than it is: any other action as it is, at once.
-            "history": [[s, ACTION_STRINGS[a] if a < ACCUSO_BASE else self.seen_action(seat, s, a)]
-                        for s, a in self.history],
+            "accusi": self._accusi_seen(seat),
+            "history": self._history_seen(seat),
         }
         if self.last_trick is not None:
             leader, cards, winner = self.last_trick
@@ -410,14 +418,11 @@ class TressetteDeal(Deal):
         hidden = not self.faliante and any(a >= ACCUSO_BASE for _, a in self.history)
         for seat in range(1, 4):
             obs = first.copy()
-            visible = {seat, *self.morto}
             obs["hand"] = [CARD_STRINGS[c] for c in cards_of(self.hands[seat])]
-            obs["hands"] = [[CARD_STRINGS[c] for c in cards_of(self.hands[s])] if s in visible else None
-                            for s in range(4)]
+            obs["hands"] = self._hands_seen(seat)
             if hidden:
-                obs["accusi"] = [[s, self.seen_action(seat, s, ACCUSO_BASE + i)] for s, i in self.accusi]
-                obs["history"] = [[s, ACTION_STRINGS[a] if a < ACCUSO_BASE else self.seen_action(seat, s, a)]
-                                  for s, a in self.history]
+                obs["accusi"] = self._accusi_seen(seat)
+                obs["history"] = self._history_seen(seat)
             seen.append(obs)
         return seen
 
