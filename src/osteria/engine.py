@@ -615,6 +615,7 @@ class Match:
             last = new.deals[-1]
             new.deals[-1] = DealRecord(last.dealer, last.hands, last.stock, last.deal.copy())
         new.results = self.results[:]
+        new._last_deals = (self._last_deals[0], dict(self._last_deals[1]))  # a cache each fills alone
         try:
             new._rng = random.Random()
             new._rng.setstate(self._rng.getstate())
@@ -697,14 +698,8 @@ class Match:
                        if deal < len(self.results) else None)
             return obs
         current = self.deal
-        obs = self._match_keys(seat)
-        if current is not None:
-            obs.update(current.observation(seat))
-            if current.over:
-                obs["result"] = self.results[-1].as_json()
-        obs["to_move"] = self.to_move
-        obs["legal_actions"] = self.legal_actions() if self.decider == seat else []
-        return obs
+        return self._completed(self._match_keys(seat), {} if current is None else current.observation(seat), seat,
+                               self._shown_result())
 
     def observations(self) -> list[dict[str, JSON]]:
         """Every seat's observation of the current deal, as ``observation`` gives each; what the
@@ -713,19 +708,24 @@ class Match:
         current = self.deal
         match_keys = self._match_keys(0)
         by_deal: Sequence[Mapping[str, JSON]] = [{}] * self.game.seats if current is None else current.observations()
-        result = self.results[-1].as_json() if current is not None and current.over else None
-        to_move, decider = self.to_move, self.decider
-        seen = []
-        for seat, deal_keys in enumerate(by_deal):
-            obs = dict(match_keys)
-            obs["seat"] = seat
-            obs.update(deal_keys)
-            if result is not None:
-                obs["result"] = result
-            obs["to_move"] = to_move
-            obs["legal_actions"] = self.legal_actions() if decider == seat else []
-            seen.append(obs)
-        return seen
+        result = self._shown_result()
+        return [self._completed({**match_keys, "seat": seat}, deal_keys, seat, result)
+                for seat, deal_keys in enumerate(by_deal)]
+
+    def _shown_result(self) -> JSON:
+        """The current deal's result once it is over, else None."""
+        current = self.deal
+        return self.results[-1].as_json() if current is not None and current.over else None
+
+    def _completed(self, obs: dict[str, JSON], deal_keys: Mapping[str, JSON], seat: int,
+                   result: JSON) -> dict[str, JSON]:
+        """``obs`` (the match's keys) with the deal's, its ``result`` where there is one, and the turn."""
+        obs.update(deal_keys)
+        if result is not None:
+            obs["result"] = result
+        obs["to_move"] = self.to_move
+        obs["legal_actions"] = self.legal_actions() if self.decider == seat else []
+        return obs
 
     def _match_keys(self, seat: int) -> dict[str, JSON]:
         """What ``seat`` knows of the match beyond the current deal."""
