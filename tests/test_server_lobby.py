@@ -120,3 +120,35 @@ def test_the_lobby_reads_the_listed_tables_not_finished_in_a_database_made_befor
     assert [row.id for row in store.open_listed()] == ["open"]
     assert [row.id for row in store.open_listed("tressette")] == []
     store.close()
+
+
+def test_a_seat_given_elsewhere_just_before_the_start_stays_its_player(tmp_path: Path) -> None:
+    """A quick join at another process of a shared database takes a seat in the store while the
+    table's own process, not told yet, starts the play: the seat stays the newcomer's, only the
+    seats still free get bots, and his token plays it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from osteria.server.scheduler import Scheduler
+    from osteria.server.tables import Client, Tables
+
+    async def scenario() -> None:
+        table = tables.create("tressette", None, {}, [("human", None, "Anna")] + [("human", None, None)] * 3,
+                              "facile", listed=True)
+        creator = Client(0)
+        table.connect(creator)  # Anna came: her seat is taken
+        assert store.take_free_seat(table.id, 2, "Bruno", "bruno's token") is None  # as the other process does
+        table.start(0)
+        assert [(s.kind, s.name) for s in table.seats][2] == ("human", "Bruno")
+        assert table.seat_of_token("bruno's token") == 2
+        assert [s.kind for s in table.seats] == ["human", "bot", "human", "bot"]
+        stored, _ = store.seat_rows(table.id)
+        assert [(s.kind, s.token) for s in stored][2] == ("human", "bruno's token")
+
+    store = Store.open(tmp_path)
+    executor = ThreadPoolExecutor(max_workers=1)
+    tables = Tables(store, Scheduler(executor, 1), quick_settings())
+    try:
+        asyncio.run(scenario())
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+        store.close()

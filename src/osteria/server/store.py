@@ -361,13 +361,8 @@ class Store:
         not free) or ``name_taken`` (another seat has the name, in any case). In one transaction
         that locks the table's seats first, so that of two processes giving seats of one table
         at once the second sees what the first gave: no seat is given twice, no name sits twice."""
-        lock = " FOR UPDATE" if self.shared else ""  # SQLite's transaction holds the whole database
         with self._transaction() as cur:
-            table = TableRow(table_id, "", 0, {}, 0, "", "", False, 0.0, [
-                SeatRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in cur.fetchall(
-                    f"SELECT seat, kind, level, name, token, taken FROM seats WHERE table_id = ? ORDER BY seat{lock}",
-                    (table_id,))])
-            _free_unheld_seats(table)  # as the table is loaded: a free seat of an older database is free
+            table = self._locked_seats(cur, table_id)
             if not any(p.seat == seat and free_seat(p) for p in table.players):
                 return "taken"
             if any(p.name.casefold() == name.casefold() for p in table.players if p.seat != seat):
@@ -375,6 +370,18 @@ class Store:
             cur.execute("UPDATE seats SET taken = 1, name = ?, token = ? WHERE table_id = ? AND seat = ?",
                         (name, token, table_id, seat))
         return None
+
+    def _locked_seats(self, cur: _Cursor, table_id: str) -> TableRow:
+        """The table's seats as stored, locked until the transaction ends (SQLite's transaction
+        holds the whole database already), so that what is given of them is decided on what
+        others gave before."""
+        lock = " FOR UPDATE" if self.shared else ""
+        table = TableRow(table_id, "", 0, {}, 0, "", "", False, 0.0, [
+            SeatRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in cur.fetchall(
+                f"SELECT seat, kind, level, name, token, taken FROM seats WHERE table_id = ? ORDER BY seat{lock}",
+                (table_id,))])
+        _free_unheld_seats(table)  # as the table is loaded: a free seat of an older database is free
+        return table
 
     def set_token(self, table_id: str, seat: int, token: str) -> None:
         with self._transaction() as cur:
@@ -395,13 +402,21 @@ class Store:
         with self._transaction() as cur:
             cur.execute("INSERT INTO rematch_asks VALUES (?, ?)", (table_id, seat))
 
-    def start(self, table_id: str, bots: Sequence[tuple[int, str, str]]) -> None:
-        """Play begins; the seats in ``bots`` (seat, level, name) are a bot's from now on."""
+    def start(self, table_id: str, bots: Sequence[tuple[int, str, str]]) -> list[int]:
+        """Play begins; the seats in ``bots`` (seat, level, name) that nobody took yet are a bot's
+        from now on, and their numbers are returned. In one transaction that locks the table's
+        seats first, as ``take_free_seat`` does: a seat another process gave a moment ago, which
+        the caller did not know of yet, stays its player's."""
         with self._transaction() as cur:
+            free = {p.seat for p in self._locked_seats(cur, table_id).players if p.kind == "human" and not p.taken}
+            made: list[int] = []
             for seat, level, name in bots:
-                cur.execute("UPDATE seats SET kind = 'bot', level = ?, name = ?, token = NULL "
-                            "WHERE table_id = ? AND seat = ?", (level, name, table_id, seat))
+                if seat in free:
+                    cur.execute("UPDATE seats SET kind = 'bot', level = ?, name = ?, token = NULL "
+                                "WHERE table_id = ? AND seat = ?", (level, name, table_id, seat))
+                    made.append(seat)
             cur.execute("UPDATE tables SET started = 1 WHERE id = ?", (table_id,))
+        return made
 
     def add_deal(self, table_id: str, deal_index: int, dealer: int, seed: str, seed_hash: str) -> None:
         with self._transaction() as cur:

@@ -630,8 +630,11 @@ class Table:
         names = [s.name if s.taken else "" for s in self.seats]
         for s in empty:
             names[s.seat] = bot_name(s.seat, names)
-        self.store.start(self.id, [(s.seat, level, names[s.seat]) for s in empty])
-        for s in empty:
+        made = self.store.start(self.id, [(s.seat, level, names[s.seat]) for s in empty])
+        if len(made) < len(empty):
+            # Another process of the shared database gave a seat a moment ago: its player keeps it.
+            self.reload_seats()
+        for s in (self.seats[seat] for seat in made):
             s.kind, s.level, s.name, s.token, s.taken = "bot", level, names[s.seat], None, True
             s.bot = make_bot(level, game=self.game.name, seed=new_bot_seed())
             self.match.players[s.seat] = s.name
