@@ -304,3 +304,50 @@ def test_a_bad_tournament_is_refused_saying_why(tmp_path: Path, body: dict[str, 
                               json={"game": "traversone", "seats": 3, "boards": 2, "tables": 2, **body})
         assert response.status_code == status and words in response.text, response.text
         assert httpx.get(base + "/api/tournaments/nothing").status_code == 404
+
+
+def test_a_round_whose_opener_died_is_opened_by_the_next_who_asks(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process that saw a round end dies before it opens the next (here: its opening is
+    lost once): the tournament is not stuck, the next request for it opens the round owed, once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from osteria.server.scheduler import Scheduler
+    from osteria.server.store import Store
+    from osteria.server.tables import Tables
+    from osteria.server.tournament import Tournament, Tournaments
+
+    lost: list[int] = []
+    opening = Tournament.open_round
+
+    def dies_before_the_second(self: Tournament, board: int) -> None:
+        if board == 1 and not lost:
+            lost.append(board)
+            return
+        opening(self, board)
+
+    async def scenario(tournaments: Tournaments) -> None:
+        made = tournaments.create("traversone", 3, {}, 2, 2, "facile")
+        made.start(made.row.organiser)
+        deadline = time.monotonic() + 3 * TIMEOUT
+        while not lost:
+            assert time.monotonic() < deadline, made.state()
+            await asyncio.sleep(0.02)
+        assert made.round_ids(1) == [] and made.current_board() is None  # nobody plays: stuck so far
+        state = tournaments.get(made.id).state()
+        assert state["board"] == 1 and len(made.round_ids(1)) == 2
+        again = made.round_ids(1)
+        assert tournaments.get(made.id).round_ids(1) == again  # opened once
+        while made.status() != "finished":
+            assert time.monotonic() < deadline, made.state()
+            await asyncio.sleep(0.02)
+
+    store = Store.open(tmp_path)
+    executor = ThreadPoolExecutor(max_workers=1)
+    tables = Tables(store, Scheduler(executor, 1), quick_settings())
+    monkeypatch.setattr(Tournament, "open_round", dies_before_the_second)
+    try:
+        asyncio.run(scenario(Tournaments(tables)))
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+        store.close()

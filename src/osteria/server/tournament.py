@@ -242,6 +242,13 @@ class Tournament:
         for table in self.round_tables(board):
             table.resume()
 
+    def catch_up(self) -> None:
+        """A round owed is opened now: the one before it is done at every table, but the process
+        that saw it end died before it opened the next (``advance`` opens it once, whoever asks)."""
+        opened = [b for b, _ in self.row.played]
+        if opened and max(opened) + 1 < self.row.boards and self.current_board() is None:
+            self.advance()
+
     def resume(self) -> None:
         """After a restart: a round whose tables all finished while the server stopped moves on
         (the other processes heard of any round's end when it came)."""
@@ -385,7 +392,7 @@ class Tournaments:
             tournament.resume()
 
     def get(self, tournament_id: str) -> Tournament:
-        """The tournament, as stored now; TableError (404) for none."""
+        """The tournament, as stored now, with any round it owes opened; TableError (404) for none."""
         found = self.tournaments.get(tournament_id)
         if found is None and self.tables.store.shared:
             rows = self.tables.store.load_tournaments(tournament_id)
@@ -394,6 +401,7 @@ class Tournaments:
             found.refresh()
         if found is None:
             raise TableError("not_found", f"no tournament {tournament_id!r}", 404)
+        found.catch_up()
         return found
 
     def table_opened(self, table: Table) -> None:
