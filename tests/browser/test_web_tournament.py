@@ -4,11 +4,12 @@ played by clicks at one table while bots play the other, then its standings and 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from pathlib import Path
 
 from browser_harness import MOVE_TIMEOUT_MS, Clicker, serve, wait_for_table
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Route, expect
 from test_web_table import new_page
 
 
@@ -66,4 +67,37 @@ def test_a_tournament_of_two_tables_over_two_boards(browser: Browser, tmp_path: 
         page.select_option("#lang", "it")
         expect(page.locator("#tn-status")).to_have_text("Torneo finito")
         assert not errors, errors
+        context.close()
+
+
+def test_between_two_rounds_the_page_says_the_next_is_coming_and_a_failed_poll_is_no_lasting_error(
+        browser: Browser, tmp_path: Path) -> None:
+    """The state between two rounds (the first done at every table, the second not open yet) is
+    no error and offers no seat; a poll that failed is said, and said no more once one succeeds."""
+    with serve(tmp_path) as server:
+        created = server.post("/api/tournaments", {"game": "traversone", "seats": 3, "boards": 2, "tables": 2,
+                                                   "level": "facile"})
+        tournament_id = created["tournament_id"]
+        registered = server.post(f"/api/tournaments/{tournament_id}/register", {"name": "Lucia"})
+        between = {**created["tournament"], "status": "playing", "board": None,
+                   "rounds": [{"board": 0, "done": True, "scores": [[0, 0, 0], [0, 0, 0]], "tables": []}]}
+        answers = iter([(200, created["tournament"]), (500, {"detail": "the database is busy"})])
+
+        def answer(route: Route) -> None:
+            status, body = next(answers, (200, between))
+            route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+
+        context, page = new_page(browser)
+        page.add_init_script(
+            f"localStorage.setItem('osteria_tournament_{tournament_id}', '{json.dumps(registered)}')")
+        page.route(f"**/api/tournaments/{tournament_id}", answer)
+        page.goto(f"{server.base}/tournaments/{tournament_id}?lang=en")
+        expect(page.locator("#tn-error")).to_have_text("Error: the database is busy", timeout=MOVE_TIMEOUT_MS)
+        expect(page.locator("#tn-status")).to_have_text("Deal 1 is over at every table: the next is about to begin",
+                                                        timeout=MOVE_TIMEOUT_MS)
+        expect(page.locator("#tn-error")).to_have_text("")
+        expect(page.locator("#tn-play")).to_be_hidden()
+        page.select_option("#lang", "it")
+        expect(page.locator("#tn-status")).to_have_text(
+            "Smazzata 1 finita a tutti i tavoli: la prossima sta per cominciare")
         context.close()

@@ -6,7 +6,7 @@ import { fetchJson, node } from "/static/dom.js";
 import { pageLanguage, say } from "/static/words.js";
 
 const POLL_MS = 1500;
-const page = { lang: "it", games: null, id: null, state: null, timer: null };
+const page = { lang: "it", games: null, id: null, state: null, timer: null, pollFailed: false };
 
 const $ = (id) => document.getElementById(id);
 
@@ -79,7 +79,14 @@ async function createTournament(event) {
 
 // -- a tournament ----------------------------------------------------------------------------
 
+// Between two rounds (the last one done at every table, the next a moment from opening) no board
+// is being played: there is no seat to go to yet.
+function betweenRounds(state) {
+  return state.status === "playing" && state.board === null;
+}
+
 function statusLine(state) {
+  if (betweenRounds(state)) return t("tn_status_between", { n: state.rounds.length });
   if (state.status === "playing") return t("tn_status_playing", { n: state.board + 1 });
   return t(`tn_status_${state.status}`);
 }
@@ -135,7 +142,7 @@ function render() {
   $("tn-place").textContent = mine.token === undefined ? ""
     : t("your_place", { table: mine.table + 1, seat: mine.seat + 1 });
   $("tn-start").hidden = state.status !== "registering" || mine.organiser === undefined;
-  $("tn-play").hidden = state.status !== "playing" || mine.token === undefined;
+  $("tn-play").hidden = state.status !== "playing" || betweenRounds(state) || mine.token === undefined;
   renderStandings(state);
   renderBoards(state);
 }
@@ -145,13 +152,17 @@ async function load() {
   render();
 }
 
-// Asked again until the tournament is over; a failed request is said and tried again.
+// Asked again until the tournament is over; a failed request is said and tried again, and said
+// no more once one succeeds.
 async function refresh() {
   clearTimeout(page.timer);
   try {
     await load();
+    if (page.pollFailed) $("tn-error").textContent = "";
+    page.pollFailed = false;
   } catch (error) {
     $("tn-error").textContent = t("error", { message: error.message });
+    page.pollFailed = true;
   }
   if (page.state.status !== "finished") page.timer = setTimeout(refresh, POLL_MS);
 }
@@ -162,6 +173,7 @@ async function act(work) {
     await work();
   } catch (error) {
     $("tn-error").textContent = t("error", { message: error.message });
+    page.pollFailed = false; // what the player did failed: it stays said
   }
 }
 
