@@ -165,13 +165,14 @@ class Tournament:
             self._done.add(board)
         return board in self._done
 
+    def latest_board(self) -> int | None:
+        """The board of the latest round opened, played or done; None before the start."""
+        return max((b for b, _ in self.row.played), default=None)
+
     def current_board(self, results: dict[str, list[float]] | None = None) -> int | None:
         """The board being played now; None before the start and once all are done."""
-        opened = [b for b, _ in self.row.played]
-        if not opened:
-            return None
-        board = max(opened)
-        return None if self.board_done(board, results) else board
+        board = self.latest_board()
+        return None if board is None or self.board_done(board, results) else board
 
     def status(self, results: dict[str, list[float]] | None = None) -> str:
         if not self.row.started:
@@ -205,10 +206,9 @@ class Tournament:
         with ``announce``, at the other processes of a shared database."""
         with self.store.tournament_lock(self.id):
             self.refresh()
-            opened = [b for b, _ in self.row.played]
-            if not opened or not self.board_done(max(opened)):
+            board = self.latest_board()
+            if board is None or not self.board_done(board):
                 return
-            board = max(opened)
             if board + 1 < self.row.boards:
                 self.open_round(board + 1)
         if announce:
@@ -245,8 +245,8 @@ class Tournament:
     def catch_up(self) -> None:
         """A round owed is opened now: the one before it is done at every table, but the process
         that saw it end died before it opened the next (``advance`` opens it once, whoever asks)."""
-        opened = [b for b, _ in self.row.played]
-        if opened and max(opened) + 1 < self.row.boards and self.current_board() is None:
+        board = self.latest_board()
+        if board is not None and board + 1 < self.row.boards and self.board_done(board):
             self.advance()
 
     def resume(self) -> None:
