@@ -8,6 +8,7 @@ import random
 import pytest
 
 import osteria
+from osteria.arena import Config, run
 from osteria.bots import HEURISTICS, RandomBot, play_bots
 from osteria.bots.traversone import TraversoneHeuristic
 from osteria.engine import Match
@@ -76,9 +77,29 @@ def test_leads_low_from_its_shortest_suit() -> None:
 def test_with_no_point_yet_takes_a_cheap_trick_rather_than_score_ten() -> None:
     # Seat 3 plays last to a trick of two thirds: the re takes it, and with it the point whose
     # lack would cost ten. Where a deal without a point is not worth ten, it ducks.
+    # Under "divide" a player without a point shares the points of the ace of bastoni's taker:
+    # little with an ace worth one, much with one worth eighteen.
     hands = ("4d Fd", "Cd", "6d", "Rd 7d 2c 3c")
-    for zero, expected in (("dieci", "Rd"), ("divide", "7d")):
-        match = first_deal(*hands, zero_punti=zero)
+    for zero, asso, expected in (("dieci", 1, "Rd"), ("divide", 1, "7d"), ("divide", 18, "Rd")):
+        match = first_deal(*hands, zero_punti=zero, asso_bastoni=asso)
         for card in ("Fd", "Cd", "6d"):
             match.play(card)
-        assert decision(match, 3) == expected, zero
+        assert decision(match, 3) == expected, (zero, asso)
+
+
+def test_with_no_point_yet_piombo_keeps_the_cards_that_may_take_one() -> None:
+    # Void in denari, seat 1 throws its four, which neither scores nor takes; once a deal without
+    # a point costs nothing special it throws the three of bastoni, which would take later.
+    hands = ("4d 5d 6d 7d Fd Cd Rd Ad 2d 3d", "As 3b 5s 6s 7s 4c 5c 6c 7c Fs")
+    for zero, expected in (("dieci", "4c"), ("divide", "3b")):
+        match = first_deal(*hands, zero_punti=zero)
+        match.play("4d")
+        assert decision(match, 1) == expected, zero
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_it_beats_random_play_at_every_seat_count(seats: int) -> None:
+    # At five and six seats a player holds few cards and often takes no trick at all: the ten
+    # for a deal without a point is the score to avoid there.
+    report = run(Config("traversone", ("heuristic", "random"), 120, seed=2026, seats=seats))
+    assert report.advantages()[0].low > 0

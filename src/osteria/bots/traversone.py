@@ -5,8 +5,10 @@ cards onto the tricks that others take: the ace of bastoni first when it is heav
 and the high cards that would take tricks later. Following suit it ducks under the card that
 is winning with its highest card that stays below; leading, it plays a low card that others can
 beat, from its shortest suit, to get void. It takes a trick when forced, and on purpose while
-it has no point and a deal without one would cost ten (``zero_punti dieci``): then it goes for
-cheap tricks until the point is in, since ten costs more than most deals do. It remembers every
+it has no point and a deal without one would cost ten (``zero_punti dieci``): then it takes
+every trick it surely can, and void it keeps the points and the cards that take tricks, since
+ten costs more than a trick; at five and six seats, where a player holds few cards and often
+takes no trick at all, this matters most. It remembers every
 card and the suits each player has shown it lacks, and reads only its observation; the card
 points come from the rules' module.
 """
@@ -19,11 +21,8 @@ from typing import Any, cast
 from osteria.bots.base import Bot
 from osteria.bots.memory import CARD_OF, TrickMemory
 from osteria.cards import CARD_STRINGS, ITALIAN_40
-from osteria.rules.traversone import TraversoneMatchObservation, card_thirds
-from osteria.rules.tressette_family import LAST_TRICK_THIRDS, STRENGTH
-
-# A trick taken on purpose for the one point that saves a deal scored as ten: no dearer than this.
-CHEAPEST_POINT_MAX = 6  # thirds: two points
+from osteria.rules.traversone import ZERO_POINTS, TraversoneMatchObservation, card_thirds
+from osteria.rules.tressette_family import STRENGTH
 
 
 def _suit(c: int) -> int:
@@ -50,10 +49,13 @@ class _Play:
         self.trick = [(seat, CARD_OF[c]) for seat, c in obs["trick"]]
         out = set(self.hand) | memory.played
         self.unseen = [c for c in ITALIAN_40.cards if c not in out]
-        self.last_trick = len(self.hand) == 1
-        # A deal without a point scores ten under zero_punti "dieci": one point is worth taking.
-        self.wants_a_point = obs["options"]["zero_punti"] == "dieci" and obs["thirds"][self.me] < 3
-        self.taken: int = obs["thirds"][self.me]
+        # What a deal without a point costs: ten under zero_punti "dieci"; under "divide" a share
+        # of the ace of bastoni's taker's points, at least half the ace's. Dearer than a point
+        # or two, a point is worth taking.
+        options = obs["options"]
+        asso = options["asso_bastoni"]
+        self.zero_cost = ZERO_POINTS if options["zero_punti"] == "dieci" else -(-asso // 2)
+        self.wants_a_point = self.zero_cost > 2 and obs["thirds"][self.me] < 3
 
     # -- what is known ---------------------------------------------------------------------------
 
@@ -110,7 +112,6 @@ class _Play:
     def follow(self) -> int:
         led = _suit(self.trick[0][1])
         best = max((c for _, c in self.trick if _suit(c) == led), key=lambda c: STRENGTH[c])
-        on_table = sum(self.thirds[c] for _, c in self.trick)
         following = [c for c in self.cards if _suit(c) == led]
         if not following:
             return self.throw_away()
@@ -119,18 +120,13 @@ class _Play:
         sure = [c for c in following if STRENGTH[c] > STRENGTH[best]
                 and not (self.unseen_above(c) and self.holders(led, after))]
         if self.wants_a_point:
+            # Ten for a deal without a point costs more than the trick: take it with the lowest
+            # card that surely does, else try with the best we hold.
             if sure:
-                cheap = min(sure, key=lambda c: self.thirds[c])
-                bonus = LAST_TRICK_THIRDS if self.last_trick else 0
-                # Those after us may still throw points on it: leave them room under the limit.
-                room = 0 if not after else 2
-                gain = on_table + self.thirds[cheap] + bonus
-                if gain and self.taken + gain <= CHEAPEST_POINT_MAX - room:
-                    return cheap
+                return sure[0]
             over = [c for c in following if STRENGTH[c] > STRENGTH[best]]
             if over:
-                # Not sure of it: try with the best we hold.
-                return max(over, key=lambda c: STRENGTH[c])
+                return over[-1]
         under = [c for c in following if STRENGTH[c] < STRENGTH[best]]
         if under:
             return max(under, key=lambda c: (STRENGTH[c], self.thirds[c]))
@@ -142,5 +138,12 @@ class _Play:
         return min(following, key=lambda c: (STRENGTH[c], self.thirds[c]))
 
     def throw_away(self) -> int:
-        """Piombo in the suit led: throw the most dangerous card onto someone else's trick."""
+        """Piombo in the suit led: throw the most dangerous card onto someone else's trick; but
+        a player still without a point keeps the cards that may take one (points, and cards
+        that take tricks) and throws the least dangerous."""
+        if self.wants_a_point:
+            # A card dearer than a deal without a point goes all the same (a heavy ace of bastoni).
+            dear = [c for c in self.cards if self.thirds[c] > 3 * self.zero_cost]
+            if not dear:
+                return min(self.cards, key=lambda c: (self.danger(c), STRENGTH[c]))
         return max(self.cards, key=lambda c: (self.danger(c), STRENGTH[c]))
