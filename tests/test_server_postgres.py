@@ -119,6 +119,17 @@ def test_postgres_holds_the_schema_of_sqlite(postgres: str, tmp_path: Path) -> N
     assert pg == lite and len({t for t, _ in pg}) == len(SCHEMA)
 
 
+def test_the_store_does_not_wait_for_the_disk_at_each_commit(postgres: str) -> None:
+    # A synced commit holds every table of the process while the disk syncs; a killed server
+    # process loses nothing without it, as with SQLite's synchronous=NORMAL.
+    store = Store.open(database=postgres)
+    try:
+        store.open_listed()  # a transaction, committed: the setting is the session's, not its
+        assert store._conn.execute("SHOW synchronous_commit").fetchone() == ("off",)
+    finally:
+        store.close()
+
+
 def test_a_table_on_postgres_is_played_and_resumed(postgres: str, tmp_path: Path) -> None:
     with served(tmp_path, database=postgres) as base:
         created = httpx.post(base + "/api/tables", json={"game": "sancagna"}).json()
