@@ -439,6 +439,16 @@ class SancagnaDeal(Deal):
                                  "winner": winner}
         return obs
 
+    def observations(self) -> Sequence[SancagnaObservation]:
+        # Partners see alike all but their hands: a cenno is seen by its side alone.
+        sides = [self.observation(0), self.observation(1)]
+        seen = list(sides)
+        for seat in range(2, 4):
+            obs = sides[side_of(seat)].copy()
+            obs["hand"] = [CARD_STRINGS[c] for c in cards_of(self.hands[seat])]
+            seen.append(obs)
+        return seen
+
     # -- scoring ---------------------------------------------------------------------------------
 
     def result(self) -> DealResult:

@@ -249,14 +249,14 @@ class Store:
             import psycopg
 
             try:
-                conn = psycopg.connect(database, connect_timeout=10)
+                connection = psycopg.connect(database, connect_timeout=10)
                 # As SQLite's synchronous=NORMAL: a commit is not waited on until it is on disk,
                 # so that no move holds every table of the process while the disk syncs (tens of
                 # ms at times). A killed server process loses nothing; a crash of the database's
                 # machine could lose its last commits, never the database's consistency.
-                conn.execute("SET synchronous_commit = off")
-                conn.commit()
-                return cls(conn, "%s", psycopg.connect(database, connect_timeout=10, autocommit=True), database)
+                connection.execute("SET synchronous_commit = off")
+                connection.commit()
+                return cls(connection, "%s", psycopg.connect(database, connect_timeout=10, autocommit=True), database)
             except psycopg.Error as exc:
                 raise StoreError(f"cannot open the database: {' '.join(str(exc).split())}") from None
         folder = Path(data)
