@@ -284,11 +284,11 @@ def _backend(args: argparse.Namespace) -> Iterator[Backend]:
     yield ProcessBackend(args.workers or os.cpu_count() or 1)
 
 
-def _players(text: str) -> tuple[str, ...]:
-    """The players named on the command line, each checked."""
+def _players(text: str, game: str) -> tuple[str, ...]:
+    """The players named on the command line, each checked, our bots to play ``game``."""
     from osteria.arena.players import PLAYERS
     from osteria.arena.protocol import parse_engine
-    from osteria.bots import BOTS
+    from osteria.bots import BOTS, make_bot
 
     players = tuple(p.strip() for p in text.split(",") if p.strip())
     for p in players:
@@ -296,6 +296,11 @@ def _players(text: str) -> tuple[str, ...]:
             parse_engine(p)
         elif p not in BOTS and p not in PLAYERS:
             raise UsageError(f"unknown player {p!r}; players: {', '.join((*BOTS, *PLAYERS))}, or cmd:COMMAND")
+        elif p in BOTS:
+            try:
+                make_bot(p, game=game).close()
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
     return players
 
 
@@ -305,7 +310,7 @@ def _selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
     from osteria.arena import Config
     from osteria.arena.selfplay import selfplay
 
-    players = _players(args.players)
+    players = _players(args.players, args.game)
     if not players:
         raise UsageError("--players needs at least one bot, as heuristic")
     if args.deals < 0 or args.matches < 0 or args.deals + args.matches == 0:
@@ -371,7 +376,7 @@ def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
 
     from osteria.arena import Config, run
 
-    players = _players(args.players)
+    players = _players(args.players, args.game)
     if len(players) < 2:
         raise UsageError("--players needs at least two players, as random,random")
     if args.deals < 2:

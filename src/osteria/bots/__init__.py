@@ -36,6 +36,18 @@ def _heuristic(game: str, seed: int | str | None) -> Bot:
     return HEURISTICS[game]()
 
 
+def _learned(game: str, seed: int | str | None) -> Bot:
+    if game != "tressette":
+        raise ValueError(f"no learned player for {game} yet: dmc plays tressette")
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        raise ValueError("the dmc player needs numpy: pip install 'osteria[rl]'") from None
+    from osteria.bots.learned import DmcTressette
+
+    return DmcTressette()
+
+
 def _level(level: str, game: str, seed: int | str | None) -> Bot:
     return level_bot(level, game, _heuristic(game, seed), seed)
 
@@ -47,6 +59,7 @@ BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
     "ismcts": lambda game, seed: IsmctsBot(seed),
     "pimc": lambda game, seed: PimcBot(seed),
     "hybrid": lambda game, seed: HybridBot(_heuristic(game, seed), seed),
+    "dmc": _learned,
     **{level: partial(_level, level) for level in LEVELS},
 }
 
