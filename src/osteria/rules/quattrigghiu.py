@@ -506,6 +506,17 @@ class QuattrigghiuDeal(Deal):
             "history": history,
         }
 
+    def observations(self) -> Sequence[QuattrigghiuObservation]:
+        # The seats see alike all but their hands, and the aiuto where it is known to some only.
+        first = self.observation(0)
+        seen = [first]
+        for seat in range(1, 4):
+            obs = first.copy()
+            obs["hand"] = [CARD_STRINGS[c] for c in cards_of(self.hands[seat])]
+            obs["aiuto"] = self.aiuto if self.aiuto_known_to(seat) else None
+            seen.append(obs)
+        return seen
+
     # -- scoring ---------------------------------------------------------------------------------
 
     def stakes(self, outcome: str, winning_side: int) -> list[int]:
