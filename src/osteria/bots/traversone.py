@@ -5,10 +5,11 @@ cards onto the tricks that others take: the ace of bastoni first when it is heav
 and the high cards that would take tricks later. Following suit it ducks under the card that
 is winning with its highest card that stays below; leading, it plays a low card that others can
 beat, from its shortest suit, to get void. It takes a trick when forced, and on purpose while
-it has no point and a deal without one would cost ten (``zero_punti dieci``): then it takes
-every trick it surely can, and void it keeps the points and the cards that take tricks, since
-ten costs more than a trick; at five and six seats, where a player holds few cards and often
-takes no trick at all, this matters most. It remembers every
+it has no point and a deal without one would cost more than a point or two (ten under
+``zero_punti dieci``; under ``divide`` a share of the points of a heavy ace of bastoni's taker):
+then it takes every trick it surely can, and void it keeps the points and the cards that take
+tricks, since a deal without a point costs more than a trick; at five and six seats, where a
+player holds few cards and often takes no trick at all, this matters most. It remembers every
 card and the suits each player has shown it lacks, and reads only its observation; the card
 points come from the rules' module.
 """
@@ -120,8 +121,8 @@ class _Play:
         sure = [c for c in following if STRENGTH[c] > STRENGTH[best]
                 and not (self.unseen_above(c) and self.holders(led, after))]
         if self.wants_a_point:
-            # Ten for a deal without a point costs more than the trick: take it with the lowest
-            # card that surely does, else try with the best we hold.
+            # A deal without a point costs more than the trick: take it with the lowest card that
+            # surely does, else try with the best we hold.
             if sure:
                 return sure[0]
             over = [c for c in following if STRENGTH[c] > STRENGTH[best]]
