@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from osteria.bots.base import Bot
+from osteria.bots.memory import CARD_OF
 from osteria.bots.tressette import TressetteHeuristic
-from osteria.cards import ITALIAN_40, parse_card
+from osteria.cards import ITALIAN_40
 from osteria.rules.tressette_family import DEAL_THIRDS
 
 WEIGHTS = Path(__file__).with_name("weights") / "tressette_dmc.npz"
@@ -43,11 +44,8 @@ def _weights(path: Path) -> list[tuple[Any, Any]]:
 
 
 def _card(action: str) -> int | None:
-    word = action.split()[0] if action.split() else ""
-    try:
-        return parse_card(word)
-    except ValueError:
-        return None
+    """The card an action plays (a signal after it), None for an action that plays none."""
+    return CARD_OF.get(action.split()[0])
 
 
 def observation_vector(obs: Mapping[str, Any]) -> Any:
@@ -57,9 +55,9 @@ def observation_vector(obs: Mapping[str, Any]) -> Any:
     me = obs["seat"]
     row = np.zeros(OBSERVATION_SIZE, np.float32)
     for text in obs["hand"]:
-        row[OBS_HAND + POSITION[parse_card(text)]] = 1.0
+        row[OBS_HAND + POSITION[CARD_OF[text]]] = 1.0
     for seat, text in obs["trick"]:
-        row[OBS_TRICK + CARDS * ((seat - me) % SEATS) + POSITION[parse_card(text)]] = 1.0
+        row[OBS_TRICK + CARDS * ((seat - me) % SEATS) + POSITION[CARD_OF[text]]] = 1.0
     for seat, action in obs["history"]:
         c = _card(action)
         if c is not None:
@@ -97,9 +95,13 @@ class DmcTressette(Bot):
         self.rule = TressetteHeuristic()
 
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
-        ruled = self.rule.act(observation, legal_actions)
-        if observation.get("morto") or len(observation["hand_sizes"]) != SEATS or _card(ruled) is None:
-            return ruled
+        if observation.get("morto") or len(observation["hand_sizes"]) != SEATS:
+            return self.rule.act(observation, legal_actions)
+        if any(_card(action) is None for action in legal_actions):
+            # An accuso may be declared: the rule-based player says whether, and which.
+            ruled = self.rule.act(observation, legal_actions)
+            if _card(ruled) is None:
+                return ruled
         values = card_values(observation, self.weights)
         # Each legal card once, bare where it may be played without a signal.
         plays: dict[int, str] = {}
