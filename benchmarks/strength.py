@@ -23,7 +23,7 @@ from pathlib import Path
 import osteria
 from osteria.arena import Config, run
 from osteria.arena.players import PLAYERS
-from osteria.bots import BOTS, make_bot
+from osteria.bots import BOTS, refusal
 from osteria.bots.levels import LEVELS, STRONGEST
 
 SLOW = {"pimc", "ismcts", "hybrid"}  # 0.1 s at (nearly) every move; the oracle, the ceiling, gets every board
@@ -36,18 +36,9 @@ UNIT = {"tressette": "points", "calabresella": "stakes", "traversone": "points (
         "quattrigghiu": "stakes", "sancagna": "circles per smazzata"}
 
 
-def plays(name: str, game: str) -> bool:
-    """Whether a bot plays the game (the rule-based and the learned players are a game's own)."""
-    try:
-        make_bot(name, game=game)
-    except ValueError:
-        return False
-    return True
-
-
 def players_for(game: str) -> list[str]:
     # The levels are other players under new names: they are not measured twice.
-    names = [n for n in (*BOTS, *PLAYERS) if n not in LEVELS and (n in PLAYERS or plays(n, game))]
+    names = [n for n in (*BOTS, *PLAYERS) if n not in LEVELS and (n in PLAYERS or refusal(n, game) is None)]
     return sorted(names, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))
 
 

@@ -288,7 +288,7 @@ def _players(text: str, game: str) -> tuple[str, ...]:
     """The players named on the command line, each checked, our bots to play ``game``."""
     from osteria.arena.players import PLAYERS
     from osteria.arena.protocol import parse_engine
-    from osteria.bots import BOTS, make_bot
+    from osteria.bots import BOTS, refusal
 
     players = tuple(p.strip() for p in text.split(",") if p.strip())
     for p in players:
@@ -296,11 +296,8 @@ def _players(text: str, game: str) -> tuple[str, ...]:
             parse_engine(p)
         elif p not in BOTS and p not in PLAYERS:
             raise UsageError(f"unknown player {p!r}; players: {', '.join((*BOTS, *PLAYERS))}, or cmd:COMMAND")
-        elif p in BOTS:
-            try:
-                make_bot(p, game=game).close()
-            except ValueError as exc:
-                raise UsageError(str(exc)) from None
+        elif p in BOTS and (why := refusal(p, game)) is not None:
+            raise UsageError(why)
     return players
 
 

@@ -64,6 +64,16 @@ BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
 }
 
 
+def refusal(name: str, game: str) -> str | None:
+    """Why bot ``name`` cannot play ``game`` (unknown, or not a player of that game, as the
+    learned Tressette player elsewhere); None where it can."""
+    try:
+        make_bot(name, game=game).close()
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def make_bot(name: str, *, game: str, seed: int | str | None = None) -> Bot:
     """A bot by name; ValueError, listing the names, for an unknown one."""
     if name not in BOTS:
@@ -71,4 +81,4 @@ def make_bot(name: str, *, game: str, seed: int | str | None = None) -> Bot:
     return BOTS[name](game, seed)
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "play_bots"]
+__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "play_bots", "refusal"]
