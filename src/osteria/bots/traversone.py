@@ -142,9 +142,7 @@ class _Play:
         """Piombo in the suit led: throw the most dangerous card onto someone else's trick; but
         a player still without a point keeps the cards that may take one (points, and cards
         that take tricks) and throws the least dangerous."""
-        if self.wants_a_point:
-            # A card dearer than a deal without a point goes all the same (a heavy ace of bastoni).
-            dear = [c for c in self.cards if self.thirds[c] > 3 * self.zero_cost]
-            if not dear:
-                return min(self.cards, key=lambda c: (self.danger(c), STRENGTH[c]))
+        # A card dearer than a deal without a point goes all the same (a heavy ace of bastoni).
+        if self.wants_a_point and not any(self.thirds[c] > 3 * self.zero_cost for c in self.cards):
+            return min(self.cards, key=lambda c: (self.danger(c), STRENGTH[c]))
         return max(self.cards, key=lambda c: (self.danger(c), STRENGTH[c]))
