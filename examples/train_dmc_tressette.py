@@ -138,6 +138,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=WEIGHTS, help=f"the weights' file ({WEIGHTS.name})")
     args = parser.parse_args()
+    if args.minutes <= 0 or args.deals < 1 or args.batch < 1 or args.eval_every < 1 or args.eval_deals < 1 \
+            or args.threads < 1 or not 0 <= args.epsilon <= 1 or args.lr <= 0:
+        parser.error("--minutes and --lr above 0; --deals, --batch, --eval-every, --eval-deals, --threads "
+                     "1 or more; --epsilon from 0 to 1")
+    if args.actors is not None and not 1 <= args.actors <= args.deals:
+        parser.error(f"--actors from 1 to --deals ({args.deals}): each actor plays deals of its own")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -150,7 +156,10 @@ def main() -> int:
             from osteria.arena.ray_backend import RayBackend
 
             backend = stack.enter_context(RayBackend(args.address))
-            mapper, actors = backend.map, args.actors or backend.cpus()
+            try:
+                mapper, actors = backend.map, args.actors or min(backend.cpus(), args.deals)
+            except ValueError as exc:  # no Ray, or none at that address: said, no traceback
+                parser.error(str(exc))
         started, wall = time.process_time(), time.monotonic()
         rounds = decisions = 0
         print(f"before learning: {against_rule(layers_of(net), args.eval_deals, 1):+.3f} points a deal "
