@@ -308,6 +308,21 @@ class Store:
                 raise
             self._conn.commit()
 
+    def _write(self, sql: str, params: Sequence[Any]) -> None:
+        """One statement as a transaction of its own. SQLite, in autocommit, makes a lone statement
+        one by itself: no BEGIN and COMMIT to send around it, which would cost a move's write as
+        much again as its INSERT."""
+        with self._lock:
+            if self._placeholder == "?":
+                self._conn.execute(sql, params)
+                return
+            try:
+                self._conn.execute(sql.replace("?", self._placeholder), params)
+            except BaseException:
+                self._conn.rollback()
+                raise
+            self._conn.commit()
+
     # -- writes ------------------------------------------------------------------------------
 
     def create_table(self, row: TableRow, rematch_of: str | None = None) -> None:
@@ -335,9 +350,8 @@ class Store:
                 cur.execute("INSERT INTO tournament_boards VALUES (?, ?, ?, ?)", (row.id, board, seed, published))
 
     def add_entry(self, tournament_id: str, entry: EntryRow) -> None:
-        with self._transaction() as cur:
-            cur.execute("INSERT INTO tournament_entries VALUES (?, ?, ?, ?, ?, ?)",
-                        (tournament_id, entry.entry, entry.kind, entry.level, entry.name, entry.token))
+        self._write("INSERT INTO tournament_entries VALUES (?, ?, ?, ?, ?, ?)",
+                    (tournament_id, entry.entry, entry.kind, entry.level, entry.name, entry.token))
 
     def start_tournament(self, tournament_id: str, bots: Sequence[EntryRow]) -> None:
         """Play begins; ``bots`` fill the places nobody registered for."""
@@ -357,9 +371,8 @@ class Store:
     def take_seat(self, table_id: str, seat: int, name: str, token: str | None = None) -> None:
         """The seat is taken; ``token``, minted for a player who joins, replaces the seat's (None
         keeps it: the holder of a seat's token arrived)."""
-        with self._transaction() as cur:
-            cur.execute("UPDATE seats SET taken = 1, name = ?, token = COALESCE(?, token) "
-                        "WHERE table_id = ? AND seat = ?", (name, token, table_id, seat))
+        self._write("UPDATE seats SET taken = 1, name = ?, token = COALESCE(?, token) "
+                    "WHERE table_id = ? AND seat = ?", (name, token, table_id, seat))
 
     def take_free_seat(self, table_id: str, seat: int, name: str, token: str) -> str | None:
         """A player takes a free human seat (nobody took it, no token holds it) under ``name``,
@@ -390,8 +403,7 @@ class Store:
         return table
 
     def set_token(self, table_id: str, seat: int, token: str) -> None:
-        with self._transaction() as cur:
-            cur.execute("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token, table_id, seat))
+        self._write("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token, table_id, seat))
 
     def leave_seat(self, table_id: str, seat: int, name: str, started: bool) -> None:
         """Its player left the seat: no token holds it, no account; it is free, under ``name``.
@@ -405,8 +417,7 @@ class Store:
                 cur.execute("UPDATE tables SET started = 1 WHERE id = ?", (table_id,))
 
     def ask_rematch(self, table_id: str, seat: int) -> None:
-        with self._transaction() as cur:
-            cur.execute("INSERT INTO rematch_asks VALUES (?, ?)", (table_id, seat))
+        self._write("INSERT INTO rematch_asks VALUES (?, ?)", (table_id, seat))
 
     def start(self, table_id: str, bots: Sequence[tuple[int, str, str]]) -> list[int]:
         """Play begins; the seats in ``bots`` (seat, level, name) that nobody took yet are a bot's
@@ -425,23 +436,19 @@ class Store:
         return made
 
     def add_deal(self, table_id: str, deal_index: int, dealer: int, seed: str, seed_hash: str) -> None:
-        with self._transaction() as cur:
-            cur.execute("INSERT INTO deals VALUES (?, ?, ?, ?, ?)", (table_id, deal_index, dealer, seed, seed_hash))
+        self._write("INSERT INTO deals VALUES (?, ?, ?, ?, ?)", (table_id, deal_index, dealer, seed, seed_hash))
 
     def add_action(self, table_id: str, deal_index: int, action_index: int, seat: int, action: str,
                    by_bot: bool) -> None:
-        with self._transaction() as cur:
-            cur.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
-                        (table_id, deal_index, action_index, seat, action, int(by_bot)))
+        self._write("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, deal_index, action_index, seat, action, int(by_bot)))
 
     def declare_last_round(self, table_id: str, deal_index: int, seat: int) -> None:
-        with self._transaction() as cur:
-            cur.execute("INSERT INTO last_rounds VALUES (?, ?, ?)", (table_id, deal_index, seat))
+        self._write("INSERT INTO last_rounds VALUES (?, ?, ?)", (table_id, deal_index, seat))
 
     def add_chat(self, table_id: str, line: ChatLine) -> None:
-        with self._transaction() as cur:
-            cur.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)",
-                        (table_id, line.line, line.seat, line.name, line.text, line.at))
+        self._write("INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, line.line, line.seat, line.name, line.text, line.at))
 
     def hold_seat(self, table_id: str, seat: int, account: str | None) -> None:
         """``account`` holds the seat from now on (None: no account does)."""
@@ -452,9 +459,8 @@ class Store:
 
     def add_board_result(self, table_id: str, tournament_id: str, board: int, scores: Sequence[float]) -> None:
         """The table finished its board with these deltas per seat (kept as first written)."""
-        with self._transaction() as cur:
-            cur.execute("INSERT INTO board_results VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                        (table_id, tournament_id, board, json.dumps(list(scores))))
+        self._write("INSERT INTO board_results VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (table_id, tournament_id, board, json.dumps(list(scores))))
 
     def add_account(self, name: str, password_hash: str, created: float) -> bool:
         """A new account; False, and nothing written, when its name (in any case) is taken."""
@@ -465,12 +471,10 @@ class Store:
         return True
 
     def add_sign_in(self, token_hash: str, account: str, created: float) -> None:
-        with self._transaction() as cur:
-            cur.execute("INSERT INTO sign_ins VALUES (?, ?, ?)", (token_hash, account, created))
+        self._write("INSERT INTO sign_ins VALUES (?, ?, ?)", (token_hash, account, created))
 
     def drop_sign_in(self, token_hash: str) -> None:
-        with self._transaction() as cur:
-            cur.execute("DELETE FROM sign_ins WHERE token_hash = ?", (token_hash,))
+        self._write("DELETE FROM sign_ins WHERE token_hash = ?", (token_hash,))
 
     def finish_match(self, table_id: str, game: str, at: float, result: dict[str, Any], players: Sequence[str | None],
                      rate: Callable[[list[tuple[float, float] | None]], list[tuple[float, float]]]) -> bool:
