@@ -65,7 +65,10 @@ def test_a_view_kept_from_state_to_state_draws_and_orders_as_a_fresh_one_does(ga
 
 
 @pytest.mark.parametrize(("game", "options"), [*((game, {}) for game in GAMES),
-                                               ("tressette", {"faliante": False})])  # an accuso hides its suit
+                                               ("tressette", {"faliante": False}),  # an accuso hides its suit
+                                               ("calabresella", {"seats": 4}),
+                                               ("calabresella", {"seats": 5}),  # a partner known to himself
+                                               ("traversone", {"seats": 6})])
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_every_seat_observed_at_once_sees_what_it_sees_alone(game: str, options: dict[str, Any], seed: int) -> None:

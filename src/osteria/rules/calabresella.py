@@ -345,17 +345,41 @@ class CalabresellaDeal(TrickDeal):
             "caller": self.caller,
             "called": None if called is None else CARD_STRINGS[called],
             "called_holder": holder,
-            "partner": self.partner if self.partner_known_to(seat) else None,
+            "partner": None,
             "ceded": None if self.ceded is None else CARD_STRINGS[self.ceded],
-            "widow": [CARD_STRINGS[c] for c in cards_of(self.widow)] if self.widow_seen_by(seat) else None,
-            "discards": ([CARD_STRINGS[c] for c in cards_of(self.set_aside)]
-                         if self.discards_seen_by(seat) else None),
-            "hand": [CARD_STRINGS[c] for c in cards_of(self.hands[seat])],
+            "widow": None,
+            "discards": None,
+            "hand": [],
             "played": [CARD_STRINGS[a % SIGNAL_STRIDE] for _, a in self.history if a < PASSO],
-            "history": [[s, self.seen_action(seat, s, a)] for s, a in self.history],
+            "history": self._history_seen(seat),
             **self.play_observation(),
         }
+        self._see_own(obs, seat)
         return obs
+
+    def _see_own(self, obs: CalabresellaObservation, seat: int) -> None:
+        """What ``seat`` alone may see, into ``obs``: its hand, the widow and the discards (the
+        caller's at three), the secret partner at five (known to himself)."""
+        obs["partner"] = self.partner if self.partner_known_to(seat) else None
+        obs["widow"] = [CARD_STRINGS[c] for c in cards_of(self.widow)] if self.widow_seen_by(seat) else None
+        obs["discards"] = [CARD_STRINGS[c] for c in cards_of(self.set_aside)] if self.discards_seen_by(seat) else None
+        obs["hand"] = [CARD_STRINGS[c] for c in cards_of(self.hands[seat])]
+
+    def _history_seen(self, seat: int) -> list[SeatAction]:
+        return [[s, self.seen_action(seat, s, a)] for s, a in self.history]
+
+    def observations(self) -> Sequence[CalabresellaObservation]:
+        # The seats see alike all but what each sees alone, and a scarto's cards (its maker's).
+        first = self.observation(0)
+        seen = [first]
+        hidden = any(a & SCARTO for _, a in self.history)
+        for seat in range(1, self.seats):
+            obs = first.copy()
+            self._see_own(obs, seat)
+            if hidden:
+                obs["history"] = self._history_seen(seat)
+            seen.append(obs)
+        return seen
 
     # -- scoring -----------------------------------------------------------------------------------
 

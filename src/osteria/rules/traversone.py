@@ -118,6 +118,16 @@ class TraversoneDeal(TrickDeal):
             **self.play_observation(),
         }
 
+    def observations(self) -> Sequence[TraversoneObservation]:
+        # Every seat sees the same but its hand.
+        first = self.observation(0)
+        seen = [first]
+        for seat in range(1, self.seats):
+            obs = first.copy()
+            obs["hand"] = [CARD_STRINGS[c] for c in cards_of(self.hands[seat])]
+            seen.append(obs)
+        return seen
+
     def result(self) -> DealResult:
         assert self.last_taker is not None
         return self.scores(self.taken, self.won, self.last_taker)
