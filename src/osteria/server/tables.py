@@ -211,6 +211,7 @@ class Table:
         self.last: Message | None = None
         self._views: dict[tuple[str, int], TableView] = {}  # by language and seat (WATCHER for watchers)
         self._words: dict[str, dict[str, str]] = {}
+        self._told: tuple[tuple[int, int, bool], list[Message], Message] | None = None  # see _deals_told
         self._bot_task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_for: tuple[int, int] | None = None  # the (seat, move) the stand-in timer waits on
@@ -303,7 +304,7 @@ class Table:
 
     def state(self) -> Message:
         """The table as everybody may see it: seats, deals' seed hashes, scores; no card."""
-        over = len(self.match.results)
+        deals, result = self._deals_told()
         return {
             "table_id": self.id, "game": self.game.name, "seats": self.game.seats,
             "options": dict(self.game.options), "status": self.status,
@@ -312,16 +313,27 @@ class Table:
             "spectators": sum(1 for c in self.clients if c.seat is None),
             "watchers": self.watchers(),
             "move": self.move, "deal_index": len(self.match.deals) - 1,
-            "deals": [{"deal_index": i, "dealer": d.dealer, "seed_hash": self.seeds[i][1],
-                       "seed": self.seeds[i][0] if i < over and not self.secret else None}
-                      for i, d in enumerate(self.match.deals)],
-            "result": self.match.result(),
+            "deals": deals,
+            "result": result,
             "last_round": self.match.last_round,
             "clock": self.clock(),
             # A tournament's board has no rematch: its next board is the tournament's to deal.
             "rematch": None if not self.match.finished or self.board is not None else {
                 "agreed": sorted(self.rematch_agreed), "table_id": self.row.rematch},
         }
+
+    def _deals_told(self) -> tuple[list[Message], Message]:
+        """The deals as the table's state lists them (each seed once its deal is over, unless it
+        is still secret) and the match's result: made again only when a deal begins or ends, or
+        the seeds' secret ends, since every move's state tells them."""
+        over, secret = len(self.match.results), self.secret
+        key = (len(self.match.deals), over, secret)
+        if self._told is None or self._told[0] != key:
+            deals: list[Message] = [{"deal_index": i, "dealer": d.dealer, "seed_hash": self.seeds[i][1],
+                                     "seed": self.seeds[i][0] if i < over and not secret else None}
+                                    for i, d in enumerate(self.match.deals)]
+            self._told = key, deals, self.match.result()
+        return self._told[1], self._told[2]
 
     def watchers(self) -> Message:
         """Who watches: the accounts signed in among the spectators (each once, however many pages
@@ -366,10 +378,11 @@ class Table:
         return self._views[key]
 
     def words(self, action: str) -> dict[str, str]:
-        """An action in a table's words, Italian and English."""
+        """An action with its words at the table, Italian and English, as a state lists it (one
+        dict for the action at every state: it is only encoded)."""
         if action not in self._words:
-            self._words[action] = {lang: self.table_view(lang, None).action(action, explain=True)
-                                   for lang in LANGUAGES}
+            self._words[action] = {"action": action, **{lang: self.table_view(lang, None).action(action, explain=True)
+                                                        for lang in LANGUAGES}}
         return self._words[action]
 
     def lines(self, seat: int | None, view: dict[str, JSON], languages: tuple[str, ...]) -> dict[str, list[str]]:
@@ -419,7 +432,8 @@ class Table:
         """What a client of ``seat`` is sent (``table``: the table's state, if already made), its
         lines in ``languages``; ``seen``: the views made for this state so far (see ``view``)."""
         view = self.view(seat, seen=seen)
-        if not self.started:
+        started = self.started
+        if not started:
             view["legal_actions"] = []  # nobody moves before play begins
         lines = self.lines(seat, view, languages)
         drawn = self.table_view(languages[0], seat)  # noted by lines(): it orders cards as the game does
@@ -429,9 +443,9 @@ class Table:
             view["hands"] = [view["hand"] if cards == hand else drawn.in_order(cards) for cards in view["hands"]]
         legal = drawn.ordered(view["legal_actions"])
         # The seat that may declare the last round now (Calabresella's dealer) is told so.
-        last_deal = None if seat is None or not self.started else self.match.last_deal_if_declared(seat)
+        last_deal = None if seat is None or not started else self.match.last_deal_if_declared(seat)
         return {"type": "state", "table": table or self.state(), "seat": seat, "view": view,
-                "legal": [{"action": a, **self.words(a)} for a in legal], "last": self.last_seen(seat), "lines": lines,
+                "legal": [self.words(a) for a in legal], "last": self.last_seen(seat), "lines": lines,
                 "last_round_offer": None if last_deal is None else {"last_deal": last_deal}}
 
     def last_seen(self, seat: int | None) -> Message | None:
@@ -843,6 +857,7 @@ class Table:
         assert stored is not None, f"table {self.id} is not in the database"
         fresh = Table(stored, self.store, self.scheduler, self.settings)
         self.match, self.seeds, self.move = fresh.match, fresh.seeds, fresh.move
+        self._told = None
 
     # -- chat, hints, analysis -------------------------------------------------------------
 

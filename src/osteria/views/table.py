@@ -156,6 +156,9 @@ class TableView:
         # drawn from: a move mostly leaves them as they were.
         self._beside: tuple[dict[str, object], list[str]] | None = None
         self._ordered: dict[tuple[tuple[str, ...], object], list[str]] = {}  # hands ordered (see in_order)
+        self._action_cards: dict[str, int | None] = {}  # the card each action plays (see ordered)
+        # The declarations' and the signals' lines last drawn, with the lists they were drawn from.
+        self._listed: tuple[list[str], list[str], list[str]] | None = None
 
     def say(self, key: str, **values: object) -> str:
         if key not in self._templates:
@@ -300,7 +303,11 @@ class TableView:
         else:
             lines = self._beside[1]
         declared, signals = self.history_entries(obs)
-        return [*lines, *self.listed(self.declarations_key, declared), *self.listed("signals", signals)]
+        # The same lists while no new declaration or signal came (history_entries makes new ones).
+        if self._listed is None or self._listed[0] is not declared or self._listed[1] is not signals:
+            self._listed = declared, signals, [*self.listed(self.declarations_key, declared),
+                                               *self.listed("signals", signals)]
+        return [*lines, *self._listed[2]]
 
     def listed(self, key: str, items: Sequence[str]) -> list[str]:
         """A line listing ``items`` under the sentence ``key``; none for no item."""
@@ -415,11 +422,21 @@ class TableView:
     def ordered(self, legal: Sequence[str]) -> list[str]:
         """The legal actions in the order they are listed: those that play no card first, then
         the cards as the hand is sorted, each card's variants (its signals) in the game's order."""
-        def key(item: tuple[int, str]) -> tuple[int, int, int, int]:
-            index, action = item
-            c = card_of(action.split()[0]) if action.split() else None
-            return (0, 0, 0, index) if c is None else (1, self.group_of(c), self.rank_key(c), index)
-        return [action for _, action in sorted(enumerate(legal), key=key)]
+        cards_of_actions = self._action_cards
+        declared: list[str] = []
+        by_card: dict[int, list[str]] = {}
+        for action in legal:
+            if action not in cards_of_actions:
+                words = action.split()
+                cards_of_actions[action] = card_of(words[0]) if words else None
+            c = cards_of_actions[action]
+            if c is None:
+                declared.append(action)
+            else:
+                by_card.setdefault(c, []).append(action)
+        # A player holds a few cards and has each card's few variants: the cards are sorted, not the actions.
+        return declared + [a for c in sorted(by_card, key=lambda c: (self.group_of(c), self.rank_key(c)))
+                           for a in by_card[c]]
 
     def choices(self, legal: Sequence[str], width: int = 100) -> list[str]:
         """The actions numbered from 1 as given, packed into lines, then what their words mean."""
