@@ -119,7 +119,7 @@ def test_the_lines_are_those_the_games_view_draws_from_the_view_sent(deals: dict
             for lang in ("it", "en"):
                 drawn = view_for(rules, lang, names, -1 if seat is None else seat)
                 drawn.note(view)
-                assert message["lines"][lang] == [*drawn.scores(view), *drawn.status(view),
+                assert message["lines"][lang] == [*drawn.match_and_deal(view),
                                                   *drawn.declarations(view), *drawn.signals(view)]
 
 

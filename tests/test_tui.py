@@ -325,7 +325,7 @@ def test_the_english_table_says_its_words_in_english() -> None:
     assert italian.action("accuso 3d 3s 3b") == "accuso 3♦ 3♠ 3♣ (tre tre: 3 punti)"
     assert italian.action("accuso tris 2") == "accuso tris 2 (tre due: 3 punti)"
     traversone = view_for(osteria.game_rules("traversone"), "it", ["tu", "bot 1", "bot 2"], 0)
-    assert "Una carta avanzata, coperta: va a chi fa l'ultima presa." in traversone.status({"leftover": 1})
+    assert "Una carta avanzata, coperta: va a chi fa l'ultima presa." in traversone.match_and_deal({"leftover": 1})
     assert level_name("en", "medio") == "medium" and level_name("it", "medio") == "medio"
     assert level_name("en", "random") == "random"
 
@@ -352,7 +352,7 @@ def test_choices_list_declarations_first_then_cards_as_the_hand_is_sorted() -> N
 def test_points_taken_are_shown_in_thirds_and_scores_by_side() -> None:
     assert [thirds_text(t) for t in (0, 1, 2, 3, 7, 8, 33)] == ["0", "⅓", "⅔", "1", "2⅓", "2⅔", "11"]
     view = TressetteView("en", ["you", "b1", "b2", "b3"], 1, GLOSSARY, SIGNAL_NAMES)
-    lines = view.scores({"totals": [10, 4, 10, 4], "options": {"target": 31}, "thirds": [7, 5]})
+    lines = view.match_and_deal({"totals": [10, 4, 10, 4], "options": {"target": 31}, "thirds": [7, 5]})
     assert lines == ["Score: we (b1, b3) 4 · they (you, b2) 10 (playing to 31)",
                      "Points taken this deal: we 1⅔ · they 2⅓"]
 
@@ -543,18 +543,18 @@ def test_quattrigghiu_says_the_call_the_trunfu_and_the_secret_aiutu() -> None:
         "Calls: tu: passu, b1: chiamu ♥ R♣",
     ]
     # Once the called card is out, the sides are known and the basi are counted by side.
-    lines = view.status({**obs, "aiuto": 3})
+    lines = view.match_and_deal({**obs, "aiuto": 3})
     assert "Aiutu (the caller's partner): b3" in lines
     assert "Basi (tricks): callers (b1, b3) 0 · defenders (tu, b2) 3" in lines
     italian = quattrigghiu_view()
-    assert italian.status({**obs, "called_card": None, "history": [[1, "sulita c"]]})[1:3] == [
+    assert italian.match_and_deal({**obs, "called_card": None, "history": [[1, "sulita c"]]})[1:3] == [
         "Il chiamante: b1, da solo contro tre.", "Basi: chiamanti (b1) 0 · avversari (tu, b2, b3) 3"]
-    assert italian.status({"phase": "chiamata_obbligata", "caller": None, "trump": None}) == [
+    assert italian.match_and_deal({"phase": "chiamata_obbligata", "caller": None, "trump": None}) == [
         "Tutti hanno detto passu: chiama per forza chi ha la spatigghia A♠."]
-    window = italian.status({**obs, "phase": "tutita", "aiuto": 3, "tricks_played": 6})
+    window = italian.match_and_deal({**obs, "phase": "tutita", "aiuto": 3, "tricks_played": 6})
     assert "Sei basi pulite: si tenta la tutità (tutita) o ci si ferma (basta)?" in window
     assert "Le prime sei basi non si possono più guardare." in window
-    assert "Si tenta la tutità: tutte le basi, o è franca." in italian.status({**obs, "tutita": True})
+    assert "Si tenta la tutità: tutte le basi, o è franca." in italian.match_and_deal({**obs, "tutita": True})
     cudigghia = {"outcome": "cudigghia", "points": [3, 6], "delta": [1, -3, 1, 1]}
     assert italian.deal_result(0, cudigghia, [1, -3, 1, 1]) == [
         "Fine della smazzata 1: cudigghia (gli avversari fanno sei basi).", "Basi: chiamanti 3 · avversari 6",
@@ -580,7 +580,7 @@ def test_sancagna_shows_the_briscola_the_bacio_della_tavola_the_tallies_and_the_
         "Your hand: 5♣ R♣   R♦ 4♦   3♥",  # trumps first, the re highest; the four rules the others
     ]
     italian = SancagnaView("it", ["tu", "b1", "b2", "b3"], 0, sancagna.GLOSSARY, sancagna.SIGNAL_NAMES)
-    a_mente = italian.status({"trump": "b", "turned": "6b", "bottom": "Xs", "cenni": [], "calling": 0})
+    a_mente = italian.match_and_deal({"trump": "b", "turned": "6b", "bottom": "Xs", "cenni": [], "calling": 0})
     assert a_mente == ["Briscola: bastoni ♣, girata 6♣", "Bacio della tavola: X♠",
                        "Punti della smazzata: si contano a mente.",
                        "La presa è andata a te: ci si chiama fuori (fuori) o si va avanti (avanti)?"]
@@ -594,21 +594,21 @@ def test_calabresella_shows_the_call_the_exchange_and_the_widow_as_the_seat_may_
     other = CalabresellaView("en", ["you", "b1", "b2"], 0, calabresella.GLOSSARY, calabresella.SIGNAL_NAMES)
     obs = {"phase": "scarto", "contract": "chiamata", "caller": 1, "called": "3d", "called_holder": 0,
            "partner": None, "ceded": "5c", "widow": ["Ab", "4s", "7c", "Rd"], "discards": None, "thirds": [0, 0, 0]}
-    assert caller.status(obs) == ["Il chiamante: b1 · chiama 3♦", "3♦: da tu al chiamante, in cambio di 5♥ (cedo).",
+    assert caller.match_and_deal(obs) == ["Il chiamante: b1 · chiama 3♦", "3♦: da tu al chiamante, in cambio di 5♥ (cedo).",
                                   "Tallone: R♦   7♥   4♠   A♣"]
     seen = {**obs, "phase": "play", "widow": None, "thirds": [4, 0, 3]}
-    assert other.status(seen) == [
+    assert other.match_and_deal(seen) == [
         "Caller: b1 · calls 3♦", "3♦: from you to the caller, for 5♥ (cedo).",
         "The caller's discards: 4 cards face down, to the taker of the last trick.",
         "Points taken: you 1⅓ · b1 0 · b2 1 (the caller's side wins with 6)"]
-    assert other.status({"phase": "bidding", "contract": None, "caller": None, "widow": None}) == [
+    assert other.match_and_deal({"phase": "bidding", "contract": None, "caller": None, "widow": None}) == [
         "Widow: 4 cards face down, unseen."]
     five = CalabresellaView("en", ["you", "b1", "b2", "b3", "b4"], 0, calabresella.GLOSSARY, {})
     secret = {"phase": "play", "contract": "chiamata", "caller": 2, "called": "Ac", "called_holder": None,
               "partner": None}
-    assert five.status(secret)[1] == "The compagno (the caller's partner) is secret: whoever holds A♥"
-    assert five.status({**secret, "partner": 0})[1] == "Compagno (the caller's partner): you"
-    assert five.status({"phase": "play", "contract": "sola", "caller": 3}) == [
+    assert five.match_and_deal(secret)[1] == "The compagno (the caller's partner) is secret: whoever holds A♥"
+    assert five.match_and_deal({**secret, "partner": 0})[1] == "Compagno (the caller's partner): you"
+    assert five.match_and_deal({"phase": "play", "contract": "sola", "caller": 3}) == [
         "Caller: b3 · plays sola (playing alone without a call, for double the stake)."]
     assert five.deal_result(0, {"outcome": "monte", "points": [0, 0], "delta": [0] * 5}, [0] * 5) == [
         "End of deal 1: monte (everyone passes: the deal is void).", "Stakes: you 0 · b1 0 · b2 0 · b3 0 · b4 0"]

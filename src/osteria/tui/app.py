@@ -681,8 +681,7 @@ class TableApp(App[int]):
         view.note(obs)  # what orders the cards (a trump just called), before they are sorted
         for box in self.query(SeatBox).results(SeatBox):
             self.draw_seat(box, obs)
-        status = [*view.scores(obs), *view.match_notes(obs), *view.status(obs), *view.declarations(obs),
-                  *view.signals(obs), *view.extras(obs)]
+        status = [*view.match_and_deal(obs), *view.declarations(obs), *view.signals(obs), *view.extras(obs)]
         self.query_one("#status", Static).update(lines_text(status))
         # Offered only to the seat that may declare it now (Calabresella's dealer).
         self.query_one("#button-last_round", Button).display = match.may_declare_last_round(self.human)

@@ -100,7 +100,7 @@ class RecordViewer(App[int]):
         view.note(obs)
         lines = [say(self.lang, "viewer_step", n=self.position + 1, total=len(self.frames), deal=frame.deal + 1),
                  say(self.lang, "viewer_keys"), "", *view.deal_header(obs)]
-        lines += [*view.scores(obs), *view.status(obs), *view.declarations(obs), *view.signals(obs)]
+        lines += [*view.match_and_deal(obs), *view.declarations(obs), *view.signals(obs)]
         if frame.actions:
             played = " · ".join(f"{view.name(s)} {view.action(a)}" for s, a in frame.actions)
             lines.append(say(self.lang, "viewer_actions", items=played))

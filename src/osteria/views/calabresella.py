@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from osteria.cards import card_symbol
 from osteria.rules import calabresella
@@ -48,11 +48,18 @@ class CalabresellaView(FamilyView):
             lines.append(self.say("c_widow_hidden", n=calabresella.DISCARDS))
         elif three and contract == "chiamata" and phase == "play":
             lines.append(self.say("c_discards_hidden", n=calabresella.DISCARDS))
-        thirds = obs.get("thirds")
-        if phase == "play" and isinstance(thirds, list):
-            lines.append(self.say("c_taken", items=self.per_seat([thirds_text(t) for t in thirds]),
-                                  n=calabresella.WINNING_POINTS))
         return lines
+
+    def taken(self, obs: Observation) -> list[str]:
+        """The points each seat has taken in the play so far: they change at every trick."""
+        thirds = obs.get("thirds")
+        if obs.get("phase") != "play" or not isinstance(thirds, list):
+            return []
+        return [self.say("c_taken", items=self.per_seat([thirds_text(t) for t in thirds]),
+                         n=calabresella.WINNING_POINTS)]
+
+    def sections(self) -> list[Callable[[Observation], list[str]]]:
+        return [*super().sections(), self.taken]
 
     def deal_result(self, index: int, result: Observation, totals: Sequence[int]) -> list[str]:
         lines = [self.say(self.over_key, n=index + 1, outcome=self.outcome(str(result["outcome"])))]

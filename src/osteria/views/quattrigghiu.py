@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from osteria.cards import SUIT_SYMBOLS, card_symbol, suit_of
@@ -81,7 +81,15 @@ class QuattrigghiuView(TableView):
             lines.append(self.say("q_window", tutita=self.term("tutita")))
         elif obs.get("tutita"):
             lines.append(self.say("q_attempt", tutita=self.term("tutita")))
-        basi, played = obs.get("basi"), obs.get("tricks_played")
+        return lines
+
+    def sections(self) -> list[Callable[[Observation], list[str]]]:
+        return [*super().sections(), self.basi]
+
+    def basi(self, obs: Observation) -> list[str]:
+        """The tricks (basi) each side has taken, which change at every trick."""
+        lines = []
+        basi, played, phase = obs.get("basi"), obs.get("tricks_played"), obs.get("phase")
         if isinstance(basi, list) and isinstance(played, int) and phase in (quattrigghiu.PLAY, quattrigghiu.WINDOW):
             sides = self.sides(obs)
             if sides is None:

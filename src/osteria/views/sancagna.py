@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from osteria.cards import card_symbol, rank_of, suit_of
@@ -43,19 +43,32 @@ class SancagnaView(PartnershipView):
         target = obs.get("options", {}).get("target")
         return [f"{line} ({self.say('target', target=target)})" if target else line]
 
+    def sections(self) -> list[Callable[[Observation], list[str]]]:
+        return [*super().sections(), self.tally, self.calls]
+
     def status(self, obs: Observation) -> list[str]:
-        lines = []
+        """The briscola and the bacio della tavola: the deal's."""
         trump, turned, bottom = suit_index(obs.get("trump")), card_of(obs.get("turned")), card_of(obs.get("bottom"))
-        if trump is not None and turned is not None and bottom is not None:
-            lines += [self.say("s_trump", briscola=capital(self.term("briscola")), suit=self.suit(trump),
-                               turned=card_symbol(turned)),
-                      self.say("s_bottom", bacio=capital(self.term("bacio della tavola")), bottom=card_symbol(bottom))]
+        if trump is None or turned is None or bottom is None:
+            return []
+        return [self.say("s_trump", briscola=capital(self.term("briscola")), suit=self.suit(trump),
+                         turned=card_symbol(turned)),
+                self.say("s_bottom", bacio=capital(self.term("bacio della tavola")), bottom=card_symbol(bottom))]
+
+    def tally(self, obs: Observation) -> list[str]:
+        """The tallies and the deal's points, which change at every trick (unless played a mente)."""
+        lines = []
         tally, points = obs.get("tally"), obs.get("points")
         if isinstance(tally, list) and isinstance(points, list):
             lines.append(self.say("s_tally", sides=self.by_side([str(t) for t in tally], members=False),
                                   deal=self.by_side([str(p) for p in points], members=False)))
         elif "tally" not in obs:
             lines.append(self.say("s_a_mente", a_mente=self.term("a mente")))
+        return lines
+
+    def calls(self, obs: Observation) -> list[str]:
+        """The cenni made, who calls out, the revokes found."""
+        lines = []
         cenni = obs.get("cenni")
         if isinstance(cenni, list) and cenni:
             items = [f"{self.name(s)} {self.term(w, self.signal_names)}" for s, w in cenni]

@@ -12,7 +12,7 @@ tells two fixed sides as we and they.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -153,8 +153,10 @@ class TableView:
         # The last history drawn, with its declarations and signals: the next one mostly goes on from it.
         self._drawn: tuple[list[list[object]], list[str], list[str]] = ([], [], [])
         # The lines of the match and the deal (see ``beside``) last drawn, with the keys they were
-        # drawn from: a move mostly leaves them as they were.
+        # drawn from, all together and section by section: a move mostly leaves them as they were,
+        # and else changes one section (the points taken at a trick's end).
         self._beside: tuple[dict[str, object], list[str]] | None = None
+        self._sections_kept: list[tuple[dict[str, object], list[str]] | None] = []
         self._ordered: dict[tuple[tuple[str, ...], object], list[str]] = {}  # hands ordered (see in_order)
         self._action_cards: dict[str, int | None] = {}  # the card each action plays (see ordered)
         # The declarations' and the signals' lines last drawn, with the lists they were drawn from.
@@ -286,22 +288,45 @@ class TableView:
     def table(self, obs: Observation) -> list[str]:
         """Everything the seat sees at its turn, its hand last, nearest to the choices."""
         self.note(obs)
-        return [*self.scores(obs), *self.match_notes(obs), *self.status(obs), *self.declarations(obs),
-                *self.signals(obs), *self.last_trick(obs), *self.trick(obs), *self.extras(obs), *self.hands(obs)]
+        return [*self.match_and_deal(obs), *self.declarations(obs), *self.signals(obs), *self.last_trick(obs),
+                *self.trick(obs), *self.extras(obs), *self.hands(obs)]
+
+    def match_and_deal(self, obs: Observation) -> list[str]:
+        """The lines of every section of the match and the deal (see ``sections``), drawn afresh."""
+        return [line for draw in self.sections() for line in draw(obs)]
+
+    def sections(self) -> list[Callable[[Observation], list[str]]]:
+        """What draws the lines of the match and the deal, in their order: the scores, what the
+        match declared, the game's status. A game whose status tells things that change at
+        different times (its trump once a deal, the points at every trick) lists them apart, so
+        that a server draws again only the one that changed (see ``beside``)."""
+        return [self.scores, self.match_notes, self.status]
 
     def beside(self, obs: Observation) -> list[str]:
         """The lines a table shows beside the felt: the scores, what the match and the deal have
         declared, the signals made. A server draws them for every seat at every move, and most
         moves change none of what they say: those of the scores, the match and the deal are
         drawn again only when a key they were drawn from changed (a game's view reads whatever
-        keys it needs), the declarations and signals only from the actions new in the history."""
-        if self._beside is None or not unchanged(self._beside[0], obs):
-            reads = Reads(obs)
-            self.note(reads)  # what orders the cards may be said by the lines too (a widow's cards)
-            lines = [*self.scores(reads), *self.match_notes(reads), *self.status(reads)]
-            self._beside = (reads.read, lines) if not reads.whole else None
-        else:
+        keys it needs), each section apart (see ``sections``), the declarations and signals only
+        from the actions new in the history."""
+        if self._beside is not None and unchanged(self._beside[0], obs):
             lines = self._beside[1]
+        else:
+            sections = self.sections()
+            if len(self._sections_kept) != len(sections):
+                self._sections_kept = [None] * len(sections)
+            lines, read, whole = [], {}, False
+            for index, draw in enumerate(sections):
+                kept = self._sections_kept[index]
+                if kept is None or not unchanged(kept[0], obs):
+                    reads = Reads(obs)
+                    self.note(reads)  # what orders the cards may be said by the lines too (a widow's cards)
+                    kept = (reads.read, draw(reads))
+                    self._sections_kept[index] = kept if not reads.whole else None
+                    whole = whole or reads.whole
+                read.update(kept[0])
+                lines += kept[1]
+            self._beside = (read, lines) if not whole else None
         declared, signals = self.history_entries(obs)
         # The same lists while no new declaration or signal came (history_entries makes new ones).
         if self._listed is None or self._listed[0] is not declared or self._listed[1] is not signals:

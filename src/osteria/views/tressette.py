@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from osteria.rules.tressette import accuso_named
 from osteria.views.table import FamilyView, Observation, PartnershipView, TableView, thirds_text
@@ -20,11 +20,17 @@ class TressetteView(PartnershipView, FamilyView):
             return []
         line = self.say("score", scores=self.by_side([str(totals[side]) for side in (0, 1)]))
         target = obs.get("options", {}).get("target")
-        lines = [f"{line} ({self.say('target', target=target)})" if target else line]
+        return [f"{line} ({self.say('target', target=target)})" if target else line]
+
+    def taken(self, obs: Observation) -> list[str]:
+        """The points each side has taken in the deal so far: they change at every trick."""
         thirds = obs.get("thirds")
-        if isinstance(thirds, list):
-            lines.append(self.say("taken", sides=self.by_side([thirds_text(t) for t in thirds], members=False)))
-        return lines
+        if not isinstance(thirds, list) or not isinstance(obs.get("totals"), list):
+            return []
+        return [self.say("taken", sides=self.by_side([thirds_text(t) for t in thirds], members=False))]
+
+    def sections(self) -> list[Callable[[Observation], list[str]]]:
+        return [self.scores, self.taken, self.match_notes, self.status]
 
     def side_result(self, points: int, accusi: int) -> str:
         """A side's result: its total, and what came of cards and of accusi where it declared any."""
