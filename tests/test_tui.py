@@ -594,8 +594,9 @@ def test_calabresella_shows_the_call_the_exchange_and_the_widow_as_the_seat_may_
     other = CalabresellaView("en", ["you", "b1", "b2"], 0, calabresella.GLOSSARY, calabresella.SIGNAL_NAMES)
     obs = {"phase": "scarto", "contract": "chiamata", "caller": 1, "called": "3d", "called_holder": 0,
            "partner": None, "ceded": "5c", "widow": ["Ab", "4s", "7c", "Rd"], "discards": None, "thirds": [0, 0, 0]}
-    assert caller.match_and_deal(obs) == ["Il chiamante: b1 · chiama 3♦", "3♦: da tu al chiamante, in cambio di 5♥ (cedo).",
-                                  "Tallone: R♦   7♥   4♠   A♣"]
+    assert caller.match_and_deal(obs) == ["Il chiamante: b1 · chiama 3♦",
+                                          "3♦: da tu al chiamante, in cambio di 5♥ (cedo).",
+                                          "Tallone: R♦   7♥   4♠   A♣"]
     seen = {**obs, "phase": "play", "widow": None, "thirds": [4, 0, 3]}
     assert other.match_and_deal(seen) == [
         "Caller: b1 · calls 3♦", "3♦: from you to the caller, for 5♥ (cedo).",
