@@ -760,26 +760,28 @@ class Match:
             "winners": self.winners,
         }
 
+    def deal_record(self, index: int) -> dict[str, JSON]:
+        """Deal ``index`` as the osteria/1 record holds it: its dealer, hands, stock and actions."""
+        rec = self.deals[index]
+        entry: dict[str, JSON] = {
+            "dealer": rec.dealer,
+            "hands": [[CARD_STRINGS[c] for c in hand] for hand in rec.hands],
+        }
+        if rec.stock:
+            single = self.game.single_card_roles
+            entry["stock"] = {role: CARD_STRINGS[cards[0]] if role in single and len(cards) == 1
+                              else [CARD_STRINGS[c] for c in cards] for role, cards in rec.stock.items()}
+        entry["actions"] = [[seat, rec.deal.action_str(a)] for seat, a in rec.deal.history]
+        return entry
+
     def record(self) -> dict[str, JSON]:
         """The osteria/1 record of the match so far."""
-        deals = []
-        for rec in self.deals:
-            entry: dict[str, JSON] = {
-                "dealer": rec.dealer,
-                "hands": [[CARD_STRINGS[c] for c in hand] for hand in rec.hands],
-            }
-            if rec.stock:
-                single = self.game.single_card_roles
-                entry["stock"] = {role: CARD_STRINGS[cards[0]] if role in single and len(cards) == 1
-                                  else [CARD_STRINGS[c] for c in cards] for role, cards in rec.stock.items()}
-            entry["actions"] = [[seat, rec.deal.action_str(a)] for seat, a in rec.deal.history]
-            deals.append(entry)
         record: dict[str, JSON] = {
             "format": "osteria/1",
             "game": self.game.name,
             "options": self.game.changed_options(),
             "players": list(self.players),
-            "deals": deals,
+            "deals": [self.deal_record(index) for index in range(len(self.deals))],
         }
         if self._last_round is not None:  # an addition to version 1 (docs/records.md)
             index, seat = self._last_round

@@ -365,10 +365,14 @@ class Table:
         if self.secret:
             raise TableError("secret", "this board is still being played at other tables of the tournament", 403)
         record = self.match.record()
-        record["deals"] = record["deals"][:len(self.match.results)]
-        for entry, (seed, published) in zip(record["deals"], self.seeds, strict=False):
-            entry["seed"], entry["seed_hash"] = seed, published
+        finished = record["deals"][:len(self.match.results)]
+        record["deals"] = [self.seeded(entry, index) for index, entry in enumerate(finished)]
         return record
+
+    def seeded(self, entry: dict[str, JSON], index: int) -> dict[str, JSON]:
+        """A record's entry of deal ``index``, with the deal's seed and its hash."""
+        entry["seed"], entry["seed_hash"] = self.seeds[index]
+        return entry
 
     def table_view(self, lang: str, seat: int | None) -> TableView:
         """The game's view for ``seat`` (None: a watcher), which draws the table in the game's words."""
@@ -403,7 +407,7 @@ class Table:
         # A board still played elsewhere: its seed and hands wait for the tournament's round to end.
         message = {"type": "deal_end", "deal_index": deal_index, "result": result,
                    "seed": None if self.secret else self.seeds[deal_index][0], "seed_hash": self.seeds[deal_index][1],
-                   "deal": None if self.secret else self.record()["deals"][deal_index]}
+                   "deal": None if self.secret else self.seeded(self.match.deal_record(deal_index), deal_index)}
         told: dict[int | None, str] = {}
         for client in list(self.clients):
             if client.seat not in told:
