@@ -311,17 +311,13 @@ class Store:
     def _write(self, sql: str, params: Sequence[Any]) -> None:
         """One statement as a transaction of its own. SQLite, in autocommit, makes a lone statement
         one by itself: no BEGIN and COMMIT to send around it, which would cost a move's write as
-        much again as its INSERT."""
+        much again as its INSERT. PostgreSQL's goes through a transaction as any other write."""
+        if self._placeholder != "?":
+            with self._transaction() as cur:
+                cur.execute(sql, params)
+            return
         with self._lock:
-            if self._placeholder == "?":
-                self._conn.execute(sql, params)
-                return
-            try:
-                self._conn.execute(sql.replace("?", self._placeholder), params)
-            except BaseException:
-                self._conn.rollback()
-                raise
-            self._conn.commit()
+            self._conn.execute(sql, params)
 
     # -- writes ------------------------------------------------------------------------------
 
