@@ -79,7 +79,8 @@ def main() -> int:
     if not 0 <= args.tables <= 200 or not 1 <= args.turns <= 1000:
         parser.error("--tables from 0 to 200, --turns from 1 to 1000")
     mixed = [{"kind": "human"}] + [{"kind": "bot", "level": "maestro"}] * 3
-    with osteria_serve() as base, httpx.Client(base_url=base, timeout=60) as http:
+    with osteria_serve() as served, httpx.Client(base_url=served.base, timeout=60) as http:
+        base = served.base
         quiet = asyncio.run(person(base, open_table(http, args.game, mixed), args.turns, random.Random(args.seed)))
         for _ in range(args.tables):
             open_table(http, args.game, [{"kind": "bot", "level": "maestro"}] * 4)

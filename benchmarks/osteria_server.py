@@ -3,6 +3,7 @@ that move at once; stopped when the benchmark is done."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import httpx
 
@@ -21,10 +23,29 @@ def free_port() -> int:
         return port
 
 
+@dataclass(frozen=True)
+class Served:
+    """A server started for a benchmark: its address and its process."""
+
+    base: str
+    pid: int
+
+    def processor_seconds(self) -> float:
+        """The server's processor time so far."""
+        return processor_seconds(self.pid)
+
+
+def processor_seconds(pid: int) -> float:
+    """The processor time (user and system, in seconds) so far of process ``pid`` of this
+    machine, read from /proc; OSError when there is none."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
-def osteria_serve(*options: str) -> Iterator[str]:
-    """A server of its own, with ``options`` of ``osteria serve`` besides; its address, once it
-    answers."""
+def osteria_serve(*options: str) -> Iterator[Served]:
+    """A server of its own, with ``options`` of ``osteria serve`` besides, once it answers."""
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen([sys.executable, "-m", "osteria.cli", "serve", "--port", str(port),
@@ -37,7 +58,7 @@ def osteria_serve(*options: str) -> Iterator[str]:
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
-            yield base
+            yield Served(base, server.pid)
         finally:
             server.kill()
             server.wait()

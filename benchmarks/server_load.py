@@ -11,8 +11,10 @@ that serves it), opens the tables (every
 seat a simulated player, so the server's work is the players' own moves), connects the players,
 and lets each answer its turns after a think time. It stops by itself after ``--seconds`` of play
 and reports the players held to the end, the moves, the round trip of a move (sent to the state
-announcing it, on the player's own socket) at p50/p99, and the errors. The goal: 1,000 players
-(250 tables) with p99 under 50 ms and no error.
+announcing it, on the player's own socket) at p50/p99, the errors, and the servers' processor
+time per move: over the whole run (start-up, the tables' opening and the sockets' handshakes
+included) and in steady play alone (from ten seconds in to two before the end, every player long
+connected). The goal: 1,000 players (250 tables) with p99 under 50 ms and no error.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import resource
 import secrets
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -36,12 +39,13 @@ import httpx
 import websockets
 from websockets.typing import Origin
 
-from osteria_server import osteria_serve
+from osteria_server import Served, osteria_serve, processor_seconds
 
 
 @dataclass
 class Tally:
     round_trips: list[float] = field(default_factory=list)
+    answered: list[float] = field(default_factory=list)  # when each round trip ended (monotonic)
     errors: list[str] = field(default_factory=list)
     held: int = 0
 
@@ -65,7 +69,9 @@ async def player(url: str, think: float, until: float, rng: random.Random, tally
                     continue
                 last = message.get("last")
                 if last is not None and last["move"] in sent_at:
-                    tally.round_trips.append(time.monotonic() - sent_at.pop(last["move"]))
+                    now = time.monotonic()
+                    tally.round_trips.append(now - sent_at.pop(last["move"]))
+                    tally.answered.append(now)
                 table = message["table"]
                 if table["status"] == "finished" or not message["legal"] or table["move"] == acted:
                     continue
@@ -121,22 +127,25 @@ def database_cpu(url: str) -> float:
     """The processor time (s) so far of the PostgreSQL processes that serve the connections made
     with ``url`` (its application name), read from /proc: for a database on this machine only,
     0 for one elsewhere."""
-    import os
-
     import psycopg
 
     with psycopg.connect(url) as conn:
         pids = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE application_name = "
                                            "current_setting('application_name') AND pid <> pg_backend_pid()")]
-    ticks, used = os.sysconf("SC_CLK_TCK"), 0.0
+    used = 0.0
     for pid in pids:
         try:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
+            used += processor_seconds(pid)
         except OSError:
             continue  # on another machine, or gone
-        used += (int(fields[11]) + int(fields[12])) / ticks  # utime and stime
     return used
+
+
+def sample_at(instants: tuple[float, float], served: list[Served], into: list[float]) -> None:
+    """The servers' processor time, summed, at each of the two monotonic ``instants``."""
+    for instant in instants:
+        time.sleep(max(0.0, instant - time.monotonic()))
+        into.append(sum(s.processor_seconds() for s in served))
 
 
 def play_part(urls: list[str], seconds: float, think: float, seed: int) -> Tally:
@@ -174,20 +183,29 @@ def main() -> int:
         database = None if args.database is None else servers.enter_context(fresh_schema(args.database))
         shared = () if database is None else ("--database", database)
         # Every simulated player comes from this one loopback address.
-        bases = [servers.enter_context(osteria_serve("--sockets-per-address", str(args.players + 10), *shared))
-                 for _ in range(args.servers)]
+        served = [servers.enter_context(osteria_serve("--sockets-per-address", str(args.players + 10), *shared))
+                  for _ in range(args.servers)]
+        bases = [s.base for s in served]
         # Each table at one server in turn, its players at the server that made it, which serves it.
         tables = args.players // 4
         urls = [url for i, base in enumerate(bases)
                 for url in open_tables(base, 4 * len(range(i, tables, len(bases))), args.game)]
         database_before = None if database is None else database_cpu(database)
         started = time.monotonic()
+        # The servers' processor time in steady play too: from when every player has long been
+        # connected (his socket's opening and first state are not a move's work) to near the end.
+        window = (started + min(10.0, args.seconds / 4), started + args.seconds - min(2.0, args.seconds / 10))
+        cpu_in_window: list[float] = []
+        steady = threading.Thread(target=sample_at, args=(window, served, cpu_in_window), daemon=True)
+        steady.start()
         parts = [urls[i::args.client_processes] for i in range(args.client_processes)]
         with multiprocessing.Pool(args.client_processes) as pool:
             tallies = pool.starmap(play_part, [(part, args.seconds, args.think, args.seed * 1000 + i)
                                                for i, part in enumerate(parts)])
         elapsed = time.monotonic() - started
+        steady.join()
         tally = Tally([t for part in tallies for t in part.round_trips],
+                      [t for part in tallies for t in part.answered],
                       [e for part in tallies for e in part.errors], sum(part.held for part in tallies))
         database_used = None if database is None or database_before is None \
             else database_cpu(database) - database_before
@@ -208,6 +226,11 @@ def main() -> int:
               f"p99 {p99:.1f} ms, max {trips[-1] * 1000:.1f} ms")
     print(f"server processor time: {server_cpu:.1f} s ({server_cpu / max(1, len(trips)) * 1000:.2f} ms a move, "
           f"{server_cpu / elapsed:.0%} of one core)")
+    if len(cpu_in_window) == 2:
+        in_window = sum(1 for t in tally.answered if window[0] <= t < window[1])
+        used = cpu_in_window[1] - cpu_in_window[0]
+        print(f"in steady play ({window[0] - started:.0f} s to {window[1] - started:.0f} s): {in_window} moves, "
+              f"server processor time {used:.1f} s ({used / max(1, in_window) * 1000:.2f} ms a move)")
     if database_used is not None:
         print(f"PostgreSQL's processor time for the servers' connections: {database_used:.1f} s "
               f"({database_used / max(1, len(trips)) * 1000:.2f} ms a move)")
