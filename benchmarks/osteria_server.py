@@ -47,18 +47,26 @@ def processor_seconds(pid: int) -> float:
 def osteria_serve(*options: str) -> Iterator[Served]:
     """A server of its own, with ``options`` of ``osteria serve`` besides, once it answers."""
     port = free_port()
-    with tempfile.TemporaryDirectory() as data:
-        server = subprocess.Popen([sys.executable, "-m", "osteria.cli", "serve", "--port", str(port),
-                                   "--data", data, "--bot-delay", "0", *options], stderr=subprocess.DEVNULL)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            for _ in range(300):
-                try:
-                    httpx.get(base + "/api/games", timeout=1)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            yield Served(base, server.pid)
-        finally:
-            server.kill()
-            server.wait()
+    with tempfile.TemporaryDirectory() as data, serving([sys.executable, "-m", "osteria.cli", "serve", "--port",
+                                                         str(port), "--data", data, "--bot-delay", "0", *options],
+                                                        port) as served:
+        yield served
+
+
+@contextmanager
+def serving(command: list[str], port: int) -> Iterator[Served]:
+    """The server that ``command`` starts on the loopback ``port``, once it answers HTTP;
+    killed afterwards."""
+    server = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                httpx.get(base + "/api/games", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield Served(base, server.pid)
+    finally:
+        server.kill()
+        server.wait()

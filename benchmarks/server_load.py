@@ -33,13 +33,14 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
 from websockets.typing import Origin
 
-from osteria_server import Served, osteria_serve, processor_seconds
+from osteria_server import Served, free_port, osteria_serve, processor_seconds, serving
 
 
 @dataclass
@@ -48,6 +49,8 @@ class Tally:
     answered: list[float] = field(default_factory=list)  # when each round trip ended (monotonic)
     errors: list[str] = field(default_factory=list)
     held: int = 0
+    states: int = 0  # the state messages received, and their characters
+    state_chars: int = 0
 
 
 async def player(url: str, think: float, until: float, rng: random.Random, tally: Tally) -> None:
@@ -67,6 +70,8 @@ async def player(url: str, think: float, until: float, rng: random.Random, tally
                     tally.errors.append(message["message"])
                 if message["type"] != "state":
                     continue
+                tally.states += 1
+                tally.state_chars += len(raw)
                 last = message.get("last")
                 if last is not None and last["move"] in sent_at:
                     now = time.monotonic()
@@ -80,6 +85,31 @@ async def player(url: str, think: float, until: float, rng: random.Random, tally
                 choice = rng.choice(message["legal"])["action"]
                 sent_at[acted + 1] = time.monotonic()
                 await ws.send(json.dumps({"type": "play", "action": choice, "move": acted}))
+            tally.held += 1
+    except (OSError, websockets.exceptions.WebSocketException, TimeoutError) as exc:
+        tally.errors.append(f"{type(exc).__name__}: {exc}")
+
+
+async def relay_player(url: str, seat: int, think: float, until: float, rng: random.Random, tally: Tally) -> None:
+    """A player at the reference relay (``relay_server.py``): he answers each move that is his
+    after his think time, as :func:`player` does at osteria's tables."""
+    try:
+        async with websockets.connect(url, open_timeout=60, max_queue=None) as ws:
+            sent_at: dict[int, float] = {}
+            while time.monotonic() < until:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
+                except TimeoutError:
+                    break
+                move = json.loads(raw)["move"]
+                if move in sent_at:
+                    now = time.monotonic()
+                    tally.round_trips.append(now - sent_at.pop(move))
+                    tally.answered.append(now)
+                if move % 4 == seat:
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+                    sent_at[move + 1] = time.monotonic()
+                    await ws.send(json.dumps({"move": move}))
             tally.held += 1
     except (OSError, websockets.exceptions.WebSocketException, TimeoutError) as exc:
         tally.errors.append(f"{type(exc).__name__}: {exc}")
@@ -148,17 +178,67 @@ def sample_at(instants: tuple[float, float], served: list[Served], into: list[fl
         into.append(sum(s.processor_seconds() for s in served))
 
 
-def play_part(urls: list[str], seconds: float, think: float, seed: int) -> Tally:
-    """Some of the players, in this process, for ``seconds``."""
+def play_part(urls: list[str], seconds: float, think: float, seed: int, relay: bool) -> Tally:
+    """Some of the players, in this process, for ``seconds`` (``relay``: at the reference relay,
+    where each address ends in ``seat=`` and its seat)."""
     tally = Tally()
     rng = random.Random(seed)
 
     async def everyone() -> None:
         until = time.monotonic() + seconds
-        await asyncio.gather(*(player(url, think, until, random.Random(rng.random()), tally) for url in urls))
+        await asyncio.gather(*(relay_player(url, int(url.rsplit("=", 1)[1]), think, until, random.Random(rng.random()),
+                                            tally) if relay else
+                               player(url, think, until, random.Random(rng.random()), tally) for url in urls))
 
     asyncio.run(everyone())
     return tally
+
+
+@dataclass
+class Played:
+    """A run of the players: what they measured, its length, and the servers' processor time at
+    the two ends of its steady part (its window, in seconds from the start)."""
+
+    tally: Tally
+    elapsed: float
+    window: tuple[float, float]
+    cpu: list[float]
+
+    def moves_in_window(self) -> int:
+        return sum(1 for t in self.tally.answered if self.window[0] <= t < self.window[1])
+
+    def per_move(self) -> float:
+        """The servers' processor seconds a move in steady play (0: not measured)."""
+        return (self.cpu[1] - self.cpu[0]) / max(1, self.moves_in_window()) if len(self.cpu) == 2 else 0.0
+
+    def steady(self) -> str:
+        if len(self.cpu) != 2:
+            return "not measured: the run ended first"
+        return (f"({self.window[0]:.0f} s to {self.window[1]:.0f} s in): {self.moves_in_window()} moves, "
+                f"server processor time {self.cpu[1] - self.cpu[0]:.1f} s ({self.per_move() * 1000:.2f} ms a move)")
+
+
+def play(urls: list[str], served: list[Served], args: argparse.Namespace, relay: bool) -> Played:
+    """The players of ``urls`` for ``--seconds``, and the processor time of the servers ``served``
+    in steady play: from when every player has long been connected (a socket's opening and its
+    first state are not a move's work) to near the end."""
+    started = time.monotonic()
+    window = (started + min(10.0, args.seconds / 4), started + args.seconds - min(2.0, args.seconds / 10))
+    cpu: list[float] = []
+    steady = threading.Thread(target=sample_at, args=(window, served, cpu), daemon=True)
+    steady.start()
+    parts = [urls[i::args.client_processes] for i in range(args.client_processes)]
+    with multiprocessing.Pool(args.client_processes) as pool:
+        tallies = pool.starmap(play_part, [(part, args.seconds, args.think, args.seed * 1000 + i, relay)
+                                           for i, part in enumerate(parts)])
+    elapsed = time.monotonic() - started
+    steady.join()
+    tally = Tally([t for part in tallies for t in part.round_trips], [t for part in tallies for t in part.answered],
+                  [e for part in tallies for e in part.errors], sum(part.held for part in tallies),
+                  sum(part.states for part in tallies), sum(part.state_chars for part in tallies))
+    # Answered times as seconds from the start, as the window is.
+    tally.answered = [t - started for t in tally.answered]
+    return Played(tally, elapsed, (window[0] - started, window[1] - started), cpu)
 
 
 def main() -> int:
@@ -174,6 +254,9 @@ def main() -> int:
                         help="server processes sharing the PostgreSQL database of --database (1)")
     parser.add_argument("--database", help="a PostgreSQL database (URL) in which the servers share a fresh "
                                            "schema; without it, one server in SQLite")
+    parser.add_argument("--reference", action="store_true",
+                        help="then the same players at a bare relay on the same web stack (relay_server.py), "
+                             "for the ratio of the processor time a move in steady play")
     args = parser.parse_args()
     if not 4 <= args.players <= 20_000 or not 0 < args.seconds <= 3600 or not 1 <= args.client_processes <= 64:
         parser.error("--players from 4 to 20000, --seconds up to 3600, --client-processes from 1 to 64")
@@ -185,37 +268,22 @@ def main() -> int:
         # Every simulated player comes from this one loopback address.
         served = [servers.enter_context(osteria_serve("--sockets-per-address", str(args.players + 10), *shared))
                   for _ in range(args.servers)]
-        bases = [s.base for s in served]
         # Each table at one server in turn, its players at the server that made it, which serves it.
         tables = args.players // 4
-        urls = [url for i, base in enumerate(bases)
-                for url in open_tables(base, 4 * len(range(i, tables, len(bases))), args.game)]
+        urls = [url for i, s in enumerate(served)
+                for url in open_tables(s.base, 4 * len(range(i, tables, len(served))), args.game)]
         database_before = None if database is None else database_cpu(database)
-        started = time.monotonic()
-        # The servers' processor time in steady play too: from when every player has long been
-        # connected (his socket's opening and first state are not a move's work) to near the end.
-        window = (started + min(10.0, args.seconds / 4), started + args.seconds - min(2.0, args.seconds / 10))
-        cpu_in_window: list[float] = []
-        steady = threading.Thread(target=sample_at, args=(window, served, cpu_in_window), daemon=True)
-        steady.start()
-        parts = [urls[i::args.client_processes] for i in range(args.client_processes)]
-        with multiprocessing.Pool(args.client_processes) as pool:
-            tallies = pool.starmap(play_part, [(part, args.seconds, args.think, args.seed * 1000 + i)
-                                               for i, part in enumerate(parts)])
-        elapsed = time.monotonic() - started
-        steady.join()
-        tally = Tally([t for part in tallies for t in part.round_trips],
-                      [t for part in tallies for t in part.answered],
-                      [e for part in tallies for e in part.errors], sum(part.held for part in tallies))
+        run = play(urls, served, args, relay=False)
         database_used = None if database is None or database_before is None \
             else database_cpu(database) - database_before
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     # The servers are the only children reaped since: their processor time, tables' opening included.
     server_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    tally = run.tally
     trips = sorted(tally.round_trips)
     wanted = args.players // 4 * 4
-    print(f"{wanted} players at {wanted // 4} tables of {args.game}, think {args.think} s, {elapsed:.0f} s in all, "
+    print(f"{wanted} players at {wanted // 4} tables of {args.game}, think {args.think} s, {run.elapsed:.0f} s in all, "
           f"{args.servers} server process{'es' if args.servers > 1 else ''} "
           f"({'PostgreSQL' if args.database else 'SQLite'})")
     print(f"players held to the end: {tally.held}/{wanted}")
@@ -225,15 +293,24 @@ def main() -> int:
         print(f"moves: {len(trips)} ({len(trips) / args.seconds:.0f} a second); round trip p50 {p50:.1f} ms, "
               f"p99 {p99:.1f} ms, max {trips[-1] * 1000:.1f} ms")
     print(f"server processor time: {server_cpu:.1f} s ({server_cpu / max(1, len(trips)) * 1000:.2f} ms a move, "
-          f"{server_cpu / elapsed:.0%} of one core)")
-    if len(cpu_in_window) == 2:
-        in_window = sum(1 for t in tally.answered if window[0] <= t < window[1])
-        used = cpu_in_window[1] - cpu_in_window[0]
-        print(f"in steady play ({window[0] - started:.0f} s to {window[1] - started:.0f} s): {in_window} moves, "
-              f"server processor time {used:.1f} s ({used / max(1, in_window) * 1000:.2f} ms a move)")
+          f"{server_cpu / run.elapsed:.0%} of one core)")
+    print(f"in steady play {run.steady()}")
     if database_used is not None:
         print(f"PostgreSQL's processor time for the servers' connections: {database_used:.1f} s "
               f"({database_used / max(1, len(trips)) * 1000:.2f} ms a move)")
+    if args.reference:
+        # As long as osteria's state messages were, on average.
+        chars = tally.state_chars // max(1, tally.states)
+        port = free_port()
+        with serving([sys.executable, str(Path(__file__).with_name("relay_server.py")), "--port", str(port),
+                      "--message-chars", str(chars)], port) as relay:
+            relay_urls = [f"{relay.base.replace('http://', 'ws://')}/ws/{i // 4}?seat={i % 4}" for i in range(wanted)]
+            reference = play(relay_urls, [relay], args, relay=True)
+        print(f"the reference relay ({chars} characters a message), in steady play {reference.steady()}")
+        if reference.per_move() > 0:
+            print(f"osteria's server against the relay, in steady play: {run.per_move() / reference.per_move():.2f}x "
+                  f"the processor time a move")
+        tally.errors += [f"relay: {e}" for e in reference.tally.errors]
     print(f"errors: {len(tally.errors)}" + (f" (first: {tally.errors[0]})" if tally.errors else ""))
     return 0 if not tally.errors and tally.held == wanted else 1
 
