@@ -1,6 +1,7 @@
 """The server's processor time per move, in-process: a table of four players, each with a page open.
 
     python benchmarks/server_move_cpu.py --moves 2000 --runs 5
+    python benchmarks/server_move_cpu.py --moves 2000 --runs 5 --tables 250
 
 plays whole matches at tables of ``--game`` whose four seats are people (each seat one client, as
 a page is, with the lines of one language), every move a random legal action sent as a page
@@ -8,7 +9,9 @@ sends it, through :meth:`Table.play`: the engine's move, the store's write (SQLi
 folder, as ``osteria serve`` keeps it), and the messages every client is sent. It reports the
 processor time per move (``time.process_time``) of each run and their median; no socket, no
 simulated player's work, so the figure is the server's own work per move, which
-``server_load.py`` measures from outside (with the sockets' work besides).
+``server_load.py`` measures from outside (with the sockets' work besides). With ``--tables N``
+the moves go to N tables open at once, each move at one drawn at random, as a busy server's
+tables interleave: each then finds less of its own in the processor's caches.
 """
 
 from __future__ import annotations
@@ -52,15 +55,20 @@ def drain(clients: list[Client]) -> int:
     return sent
 
 
-async def one_run(store: Store, game: str, moves: int, spectators: int, rng: random.Random) -> tuple[float, int]:
-    """Processor seconds per move over ``moves`` moves, and the characters sent per move."""
-    table, clients = new_table(store, game, spectators)
-    drain(clients)
+async def one_run(store: Store, game: str, moves: int, spectators: int, rng: random.Random,
+                  tables: int = 1) -> tuple[float, int]:
+    """Processor seconds per move over ``moves`` moves, and the characters sent per move; each move
+    at one of ``tables`` tables drawn at random, as a server's tables take their turns."""
+    open_tables = [new_table(store, game, spectators) for _ in range(tables)]
+    for _, clients in open_tables:
+        drain(clients)
     spent, sent = 0.0, 0
     for _ in range(moves):
-        if table.over:
-            table, clients = new_table(store, game, spectators)
-            drain(clients)
+        at = rng.randrange(tables) if tables > 1 else 0  # one table: the same moves as before there were more
+        if open_tables[at][0].over:
+            open_tables[at] = new_table(store, game, spectators)
+            drain(open_tables[at][1])
+        table, clients = open_tables[at]
         seat = table.match.decider
         assert seat is not None
         action = rng.choice(table.match.observation(seat)["legal_actions"])
@@ -77,20 +85,26 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs, of which the median is reported (5)")
     parser.add_argument("--game", default="tressette", help="the game of every table (tressette)")
     parser.add_argument("--spectators", type=int, default=0, help="watchers' pages at each table (0)")
+    parser.add_argument("--tables", type=int, default=1,
+                        help="tables open at once, each move at one of them drawn at random (1); many tables "
+                             "at once, as a busy server has them, share the processor's caches")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    if not 1 <= args.moves <= 1_000_000 or not 1 <= args.runs <= 100 or not 0 <= args.spectators <= 100:
-        parser.error("--moves from 1 to 1000000, --runs from 1 to 100, --spectators from 0 to 100")
+    if not 1 <= args.moves <= 1_000_000 or not 1 <= args.runs <= 100 or not 0 <= args.spectators <= 100 \
+            or not 1 <= args.tables <= 10_000:
+        parser.error("--moves from 1 to 1000000, --runs from 1 to 100, --spectators from 0 to 100, "
+                     "--tables from 1 to 10000")
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as data:
         store = Store.open(data)
         try:
-            results = [asyncio.run(one_run(store, args.game, args.moves, args.spectators, rng))
+            results = [asyncio.run(one_run(store, args.game, args.moves, args.spectators, rng, args.tables))
                        for _ in range(args.runs)]
         finally:
             store.close()
     per_move = [seconds * 1000 for seconds, _ in results]
-    print(f"{args.game}, four players and {args.spectators} spectators a table, {args.moves} moves a run")
+    print(f"{args.game}, four players and {args.spectators} spectators a table, {args.tables} "
+          f"table{'s' if args.tables > 1 else ''} at once, {args.moves} moves a run")
     print("runs: " + ", ".join(f"{ms:.3f}" for ms in per_move) + " ms a move")
     print(f"server processor time: {statistics.median(per_move):.3f} ms a move (median of {args.runs}), "
           f"{results[0][1]} characters sent a move")
