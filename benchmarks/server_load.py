@@ -46,7 +46,7 @@ from osteria_server import Served, free_port, osteria_serve, processor_seconds, 
 @dataclass
 class Tally:
     round_trips: list[float] = field(default_factory=list)
-    answered: list[float] = field(default_factory=list)  # when each round trip ended (monotonic)
+    answered: list[float] = field(default_factory=list)  # when each round trip ended (monotonic; then from the start)
     errors: list[str] = field(default_factory=list)
     held: int = 0
     states: int = 0  # the state messages received, and their characters
