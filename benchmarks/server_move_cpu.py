@@ -1,7 +1,7 @@
 """The server's processor time per move, in-process: a table of four players, each with a page open.
 
     python benchmarks/server_move_cpu.py --moves 2000 --runs 5
-    python benchmarks/server_move_cpu.py --moves 2000 --runs 5 --tables 250
+    python benchmarks/server_move_cpu.py --moves 100000 --runs 1 --tables 250
 
 plays whole matches at tables of ``--game`` whose four seats are people (each seat one client, as
 a page is, with the lines of one language), every move a random legal action sent as a page
@@ -11,7 +11,9 @@ processor time per move (``time.process_time``) of each run and their median; no
 simulated player's work, so the figure is the server's own work per move, which
 ``server_load.py`` measures from outside (with the sockets' work besides). With ``--tables N``
 the moves go to N tables open at once, each move at one drawn at random, as a busy server's
-tables interleave: each then finds less of its own in the processor's caches.
+tables interleave: each then finds less of its own in the processor's caches. Give enough moves
+that each table plays through several matches (400 a table), or the moves are mostly of first
+deals, whose messages are smaller.
 """
 
 from __future__ import annotations
