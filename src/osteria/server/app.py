@@ -837,7 +837,8 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         return {"ok": all(c.ok for c in checks), "deals": [c.as_json() for c in checks]}
 
     @app.websocket("/ws/{table_id}")
-    async def live(websocket: WebSocket, table_id: str, token: str | None = None, lang: str | None = None) -> None:
+    async def live(websocket: WebSocket, table_id: str, token: str | None = None, lang: str | None = None,
+                   patches: bool = False) -> None:
         # Accepted before any refusal, so that the client learns why from the close code.
         await websocket.accept()
         # Another site's page must not play with the seat its visitor's cookie holds.
@@ -871,8 +872,9 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             await websocket.close(code=4403, reason="this board is still being played at other tables")
             return
         # A page says its language (?lang=it): its states carry the lines of that one alone.
-        # A signed-in spectator is named in the table's list of watchers.
-        client = Client(seat, (lang,) if lang in LANGUAGES else LANGUAGES, signed_in(websocket))
+        # A signed-in spectator is named in the table's list of watchers. ``?patches=1``: after the
+        # first state, what changed (see ``tables.patch``), as the page asks.
+        client = Client(seat, (lang,) if lang in LANGUAGES else LANGUAGES, signed_in(websocket), patches)
         rematch = tables().rematch_for(table, seat)
         if rematch is not None:  # the match had its rematch while this player was away: before all else
             client.send(rematch)

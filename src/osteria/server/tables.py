@@ -11,6 +11,7 @@ Everything that touches a match runs on the event loop's thread, so no two chang
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -46,6 +47,105 @@ def encode(message: Message) -> str:
     # orjson: a move is announced in a message to every client, and the standard library's
     # encoder took a sixth of the server's time under load.
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+# The parts of a state (each an object) that a patch changes key by key; the state's other keys
+# it replaces whole.
+PATCHED = ("table", "view", "lines")
+_ABSENT = object()
+
+
+def changes(before: Message, after: Message) -> tuple[Message, list[str]]:
+    """What differs from ``before`` in ``after``: the keys whose values changed or came, with their
+    values, and the keys gone. Values are compared as they are: a state's parts are made anew or,
+    where cached, replaced, and never changed in place once sent (the tests hold every patch to
+    the whole state it stands for)."""
+    get = before.get
+    changed = {key: value for key, value in after.items() if get(key, _ABSENT) != value}
+    return changed, [key for key in before if key not in after]
+
+
+def patch(before: Message, after: Message, table: tuple[Message, list[str]] | None = None) -> Message:
+    """The ``patch`` message that turns the state ``before`` into the state ``after``: under
+    ``set`` the keys that changed, but for ``table``, ``view`` and ``lines``, which list only their
+    own keys that changed, and under ``drop`` those of their keys that are gone. ``table``: the
+    changes of the table's part, where already made."""
+    message: Message = {"type": "patch",
+                        "set": {key: value for key, value in after.items()
+                                if key not in PATCHED and before.get(key, _ABSENT) != value}}
+    dropped: Message = {}
+    for key in PATCHED:
+        changed, gone = table if key == "table" and table is not None else changes(before[key], after[key])
+        if changed:
+            message[key] = changed
+        if gone:
+            dropped[key] = gone
+    if dropped:
+        message["drop"] = dropped
+    return message
+
+
+def patched(state: Message, message: Message) -> Message:
+    """``state`` with a ``patch`` message applied, as a new state (``state`` is left as it was):
+    what a client that asked for patches does with each (the page does the same in its script)."""
+    state = {**state, **message["set"], "type": "state"}
+    dropped = message.get("drop", {})
+    for key in PATCHED:
+        if key in message or key in dropped:
+            part = {**state[key], **message.get(key, {})}
+            for gone in dropped.get(key, ()):
+                del part[gone]
+            state[key] = part
+    return state
+
+
+class TableState:
+    """The table's state in a broadcast, the same in every client's: encoded once, and its changes
+    from a state before made once."""
+
+    def __init__(self, state: Message) -> None:
+        self.state = state
+        # By the id of the table's state a client was last sent: that state (kept, so that no
+        # other object takes its id meanwhile) and the changes from it.
+        self._changes: dict[int, tuple[Message, tuple[Message, list[str]]]] = {}
+
+    @functools.cached_property
+    def text(self) -> orjson.Fragment:
+        return orjson.Fragment(orjson.dumps(self.state, option=orjson.OPT_NON_STR_KEYS))
+
+    def changes_from(self, before: Message) -> tuple[Message, list[str]]:
+        made = self._changes.get(id(before))
+        if made is None:
+            made = self._changes[id(before)] = (before, changes(before, self.state))
+        return made[1]
+
+
+class Outgoing:
+    """A state on its way to the clients alike (one seat, one language): encoded whole, and as a
+    patch from each state they were last sent, each made once however many clients get it."""
+
+    def __init__(self, message: Message, table: TableState) -> None:
+        self.message, self.table = message, table
+        # By the id of the state a client was last sent: that state (kept, as above) and the
+        # patch from it, encoded.
+        self._patches: dict[int, tuple[Message, str]] = {}
+
+    @functools.cached_property
+    def text(self) -> str:
+        return encode({**self.message, "table": self.table.text})
+
+    def send(self, client: Client) -> None:
+        before = client.sent if client.patches else None
+        if before is None:
+            client.send(self.text)
+        else:
+            made = self._patches.get(id(before))
+            if made is None:
+                text = encode(patch(before, self.message, self.table.changes_from(before["table"])))
+                made = self._patches[id(before)] = (before, text)
+            client.send(made[1])
+        if client.patches:
+            client.sent = self.message
 
 
 def new_token() -> str:
@@ -130,12 +230,18 @@ class Client:
 
     most_waiting = 1000  # messages a client may leave unread before it is dropped
 
-    def __init__(self, seat: int | None, languages: tuple[str, ...] = LANGUAGES, account: str | None = None) -> None:
+    def __init__(self, seat: int | None, languages: tuple[str, ...] = LANGUAGES, account: str | None = None,
+                 patches: bool = False) -> None:
         self.seat = seat
         self.account = account
         # The languages of the lines it is sent: drawing them is most of a state's cost, and a page
         # shows one at a time.
         self.languages = languages
+        # A client that asks for patches is sent a whole state first, then what changed (see
+        # ``patch``): most of a state is the same from one move to the next, and its bytes cost
+        # the socket's compression and frames.
+        self.patches = patches
+        self.sent: Message | None = None  # the last state it was sent
         self.closed = False
         self.close_code = 1000
         self._waiting: deque[Message | str] = deque()
@@ -431,7 +537,7 @@ class Table:
         # A copy: the state message sets some of its keys, and other messages share the observation.
         return dict(seen[WATCHER if seat is None else seat])
 
-    def state_message(self, seat: int | None, table: Message | orjson.Fragment | None = None,
+    def state_message(self, seat: int | None, table: Message | None = None,
                       languages: tuple[str, ...] = LANGUAGES, seen: Observations | None = None) -> Message:
         """What a client of ``seat`` is sent (``table``: the table's state, if already made), its
         lines in ``languages``; ``seen``: the views made for this state so far (see ``view``)."""
@@ -462,22 +568,24 @@ class Table:
         return {"seat": self.last["seat"], "action": self.last["action"] if shown else None, "move": self.last["move"]}
 
     def broadcast_state(self, seen: Observations | None = None) -> None:
-        """Send every client the state as its seat sees it; ``seen``: the seats' observations of
-        the current deal as they are now, where the caller has made some already."""
-        # Encoded once: the table's state is the same in every client's message.
-        table = orjson.Fragment(orjson.dumps(self.state(), option=orjson.OPT_NON_STR_KEYS))
+        """Send every client the state as its seat sees it, whole or as a patch (see ``patch``);
+        ``seen``: the seats' observations of the current deal as they are now, where the caller has
+        made some already."""
+        table = TableState(self.state())
         seen = {} if seen is None else seen
-        messages: dict[tuple[int | None, tuple[str, ...]], str] = {}
+        states: dict[tuple[int | None, tuple[str, ...]], Outgoing] = {}
         for client in list(self.clients):
             told = (client.seat, client.languages)
-            if told not in messages:
-                messages[told] = encode(self.state_message(client.seat, table, client.languages, seen))
-            client.send(messages[told])
+            if told not in states:
+                states[told] = Outgoing(self.state_message(client.seat, table.state, client.languages, seen), table)
+            states[told].send(client)
 
     def speak(self, client: Client, lang: str) -> None:
-        """From now on ``client`` is sent the lines of ``lang`` alone, beginning with a state now."""
+        """From now on ``client`` is sent the lines of ``lang`` alone, beginning with a whole state now."""
         client.languages = (lang,)
-        client.send(encode(self.state_message(client.seat, languages=client.languages)))
+        client.sent = None
+        table = TableState(self.state())
+        Outgoing(self.state_message(client.seat, table.state, client.languages), table).send(client)
 
     def send_all(self, message: Message) -> None:
         text = encode(message)

@@ -42,6 +42,7 @@ const app = {
   clock: null, // {seat, ends}: when the stand-in bot plays for that seat (Date.now() time)
   down: false, // the socket is down: nothing can be sent until it is open again
   unsent: false, // something was clicked while down, and refused
+  state: null, // the last state message, whole (a patch applies to it)
   table: null, // the table state
   seat: null,
   view: null,
@@ -593,7 +594,7 @@ async function connect(token) {
     }
   }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}?lang=${app.lang}`);
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}?lang=${app.lang}&patches=1`);
   app.ws = ws;
   ws.onopen = () => {
     app.retries = 0;
@@ -712,9 +713,31 @@ function send(message) {
   return false;
 }
 
+// The state a patch makes of the state before (the page asks for patches: after the first state,
+// each comes as what changed): "set" replaces keys of the state, but for table, view and lines,
+// whose changed keys come under their own names and whose keys gone are listed under "drop". The
+// state before is left whole: the new one copies what it changes.
+const PATCHED = ["table", "view", "lines"];
+
+function patched(state, patch) {
+  const next = { ...state, ...patch.set, type: "state" };
+  const dropped = patch.drop || {};
+  for (const key of PATCHED) {
+    if (!(key in patch) && !(key in dropped)) continue;
+    const part = { ...next[key], ...(patch[key] || {}) };
+    for (const gone of dropped[key] || []) delete part[gone];
+    next[key] = part;
+  }
+  return next;
+}
+
 function receive(message) {
   switch (message.type) {
+    case "patch":
+      if (app.state) receive(patched(app.state, message));
+      break;
     case "state": {
+      app.state = message;
       const moved = !app.table || app.table.move !== message.table.move;
       app.table = message.table;
       app.seat = message.seat;
