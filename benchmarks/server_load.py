@@ -40,6 +40,7 @@ import httpx
 import websockets
 from websockets.typing import Origin
 
+from osteria.server.tables import patched
 from osteria_server import Served, free_port, osteria_serve, processor_seconds, serving
 
 
@@ -49,7 +50,7 @@ class Tally:
     answered: list[float] = field(default_factory=list)  # when each round trip ended (monotonic; then from the start)
     errors: list[str] = field(default_factory=list)
     held: int = 0
-    states: int = 0  # the state messages received, and their characters
+    states: int = 0  # the state messages received (whole or as patches), and their characters
     state_chars: int = 0
 
 
@@ -60,6 +61,7 @@ async def player(url: str, think: float, until: float, rng: random.Random, tally
         async with websockets.connect(url, open_timeout=60, max_queue=None, origin=origin) as ws:
             sent_at: dict[int, float] = {}
             acted = -1
+            state: dict[str, Any] | None = None  # the last state, whole: a patch applies to it
             while time.monotonic() < until:
                 try:
                     raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
@@ -68,8 +70,11 @@ async def player(url: str, think: float, until: float, rng: random.Random, tally
                 message: dict[str, Any] = json.loads(raw)
                 if message["type"] == "error":
                     tally.errors.append(message["message"])
+                if message["type"] == "patch" and state is not None:
+                    message = patched(state, message)
                 if message["type"] != "state":
                     continue
+                state = message
                 tally.states += 1
                 tally.state_chars += len(raw)
                 last = message.get("last")
@@ -115,8 +120,9 @@ async def relay_player(url: str, seat: int, think: float, until: float, rng: ran
         tally.errors.append(f"{type(exc).__name__}: {exc}")
 
 
-def open_tables(base: str, players: int, game: str) -> list[str]:
-    """Tables of four simulated players: the WebSocket address of every seat."""
+def open_tables(base: str, players: int, game: str, patches: bool = True) -> list[str]:
+    """Tables of four simulated players: the WebSocket address of every seat, asking for patches
+    as the page does unless ``patches`` is false."""
     urls = []
     with httpx.Client(base_url=base, timeout=60) as http:
         for _ in range(players // 4):
@@ -133,7 +139,7 @@ def open_tables(base: str, players: int, game: str) -> list[str]:
                     tokens[seat["seat"]] = joined.json()["token"]
             # With its language, as the page connects: its states carry the lines of that one.
             urls += [f"{base.replace('http://', 'ws://')}/ws/{table['table_id']}?token={token}&lang=it"
-                     for _, token in sorted(tokens.items())]
+                     f"{'&patches=1' if patches else ''}" for _, token in sorted(tokens.items())]
     return urls
 
 
@@ -254,6 +260,8 @@ def main() -> int:
                         help="server processes sharing the PostgreSQL database of --database (1)")
     parser.add_argument("--database", help="a PostgreSQL database (URL) in which the servers share a fresh "
                                            "schema; without it, one server in SQLite")
+    parser.add_argument("--whole", action="store_true",
+                        help="the players ask for no patches: every state comes whole")
     parser.add_argument("--reference", action="store_true",
                         help="then the same players at a bare relay on the same web stack (relay_server.py), "
                              "for the ratio of the processor time a move in steady play")
@@ -271,7 +279,7 @@ def main() -> int:
         # Each table at one server in turn, its players at the server that made it, which serves it.
         tables = args.players // 4
         urls = [url for i, s in enumerate(served)
-                for url in open_tables(s.base, 4 * len(range(i, tables, len(served))), args.game)]
+                for url in open_tables(s.base, 4 * len(range(i, tables, len(served))), args.game, not args.whole)]
         database_before = None if database is None else database_cpu(database)
         run = play(urls, served, args, relay=False)
         database_used = None if database is None or database_before is None \

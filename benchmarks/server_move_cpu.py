@@ -32,16 +32,18 @@ from osteria.server.store import Store
 from osteria.server.tables import Client, Settings, Table
 
 
-def new_table(store: Store, game: str, spectators: int) -> tuple[Table, list[Client]]:
+def new_table(store: Store, game: str, spectators: int, patches: bool = True) -> tuple[Table, list[Client]]:
     """A table of ``game`` whose every seat a person took, each with a page open, and
-    ``spectators`` watchers' pages."""
+    ``spectators`` watchers' pages; each page asks for patches, as the server's own does, unless
+    ``patches`` is false (every state whole)."""
     settings = Settings(stand_in_after=600.0, bot_delay=0.0)
     scheduler = Scheduler(ThreadPoolExecutor(1), 1)  # no bot, no hint: it never starts a thread
     table = Table.create(store, scheduler, settings, game, 4, {}, [("human", None, None)] * 4, "medio")
     for s in table.seats:
         if s.token is None:
             table.join(table.row.invite, None, s.seat)
-    clients = [Client(s.seat, ("it",)) for s in table.seats] + [Client(None, ("it",)) for _ in range(spectators)]
+    clients = [Client(s.seat, ("it",), patches=patches) for s in table.seats] + \
+        [Client(None, ("it",), patches=patches) for _ in range(spectators)]
     for client in clients:
         table.connect(client)
     return table, clients
@@ -58,17 +60,17 @@ def drain(clients: list[Client]) -> int:
 
 
 async def one_run(store: Store, game: str, moves: int, spectators: int, rng: random.Random,
-                  tables: int = 1) -> tuple[float, int]:
+                  tables: int = 1, patches: bool = True) -> tuple[float, int]:
     """Processor seconds per move over ``moves`` moves, and the characters sent per move; each move
     at one of ``tables`` tables drawn at random, as a server's tables take their turns."""
-    open_tables = [new_table(store, game, spectators) for _ in range(tables)]
+    open_tables = [new_table(store, game, spectators, patches) for _ in range(tables)]
     for _, clients in open_tables:
         drain(clients)
     spent, sent = 0.0, 0
     for _ in range(moves):
         at = rng.randrange(tables) if tables > 1 else 0  # one table: the same moves as before there were more
         if open_tables[at][0].over:
-            open_tables[at] = new_table(store, game, spectators)
+            open_tables[at] = new_table(store, game, spectators, patches)
             drain(open_tables[at][1])
         table, clients = open_tables[at]
         seat = table.match.decider
@@ -90,6 +92,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=1,
                         help="tables open at once, each move at one of them drawn at random (1); many tables "
                              "at once, as a busy server has them, share the processor's caches")
+    parser.add_argument("--whole", action="store_true",
+                        help="every state sent whole, as to a client that asks for no patches")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if not 1 <= args.moves <= 1_000_000 or not 1 <= args.runs <= 100 or not 0 <= args.spectators <= 100 \
@@ -100,13 +104,15 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as data:
         store = Store.open(data)
         try:
-            results = [asyncio.run(one_run(store, args.game, args.moves, args.spectators, rng, args.tables))
+            results = [asyncio.run(one_run(store, args.game, args.moves, args.spectators, rng, args.tables,
+                                         not args.whole))
                        for _ in range(args.runs)]
         finally:
             store.close()
     per_move = [seconds * 1000 for seconds, _ in results]
     print(f"{args.game}, four players and {args.spectators} spectators a table, {args.tables} "
-          f"table{'s' if args.tables > 1 else ''} at once, {args.moves} moves a run")
+          f"table{'s' if args.tables > 1 else ''} at once, {args.moves} moves a run, "
+          f"{'whole states' if args.whole else 'patches'}")
     print("runs: " + ", ".join(f"{ms:.3f}" for ms in per_move) + " ms a move")
     print(f"server processor time: {statistics.median(per_move):.3f} ms a move (median of {args.runs}), "
           f"{results[0][1]} characters sent a move")
