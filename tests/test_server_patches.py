@@ -21,16 +21,21 @@ from osteria.server.tables import PATCHED, Client, Settings, Table, patch, patch
 from server_helpers import connect, create, receive, seat_tokens, served, ws_url
 
 
+def as_state(state: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """A message received after ``state`` (the last state, whole): a patch as the state it makes."""
+    if message["type"] != "patch":
+        return message
+    assert state is not None, "a patch came before any whole state"
+    return patched(state, message)
+
+
 def states_of(client: Client, state: dict[str, Any] | None) -> tuple[list[dict[str, Any]], int]:
     """The states a client's waiting messages make, the first from ``state``, patches applied; and
     the characters they took. The queue is emptied."""
     states, chars = [], 0
     for raw in client._waiting:
         assert isinstance(raw, str)
-        message = json.loads(raw)
-        if message["type"] == "patch":
-            assert state is not None, "a patch came before any whole state"
-            message = patched(state, message)
+        message = as_state(state, json.loads(raw))
         if message["type"] == "state":
             state = message
             states.append(message)
@@ -152,9 +157,7 @@ def test_over_a_websocket_the_patches_give_the_states_a_page_sent_whole_states_g
                 while state is None or state["table"]["move"] != table["move"] or not state["table"]["result"]["deals"]:
                     message = await receive(patches)
                     kinds.append(message["type"])
-                    if message["type"] == "patch":
-                        assert state is not None, "a patch came before any whole state"
-                        message = patched(state, message)
+                    message = as_state(state, message)
                     if message["type"] == "state":
                         state = message
                         patched_states.append(message)
