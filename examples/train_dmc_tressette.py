@@ -5,7 +5,7 @@
                                            [--address local|ray://HOST:10001] [--actors N]
 
 Deep Monte-Carlo (DMC, as DouZero learns Dou Dizhu): one network reads the observation of the
-seat to move (:data:`osteria.envs.batched.OBSERVATION_LAYOUT`, 367 numbers) and values each of
+seat to move (``BatchedTressette(n).layout``, 367 numbers) and values each of
 the 40 cards, the value being the margin its side ends the deal with (points, its side's less
 the other's, over 11). It plays every seat of ``--deals`` deals at once on the batched engine
 (:class:`osteria.envs.batched.BatchedTressette`), the best legal card by its own values but for
@@ -42,8 +42,9 @@ import torch
 from torch import nn
 
 from osteria.bots.learned import HIDDEN, WEIGHTS, forward
-from osteria.envs.batched import CARDS, OBSERVATION_SIZE, BatchedTressette
+from osteria.envs.batched import BatchedTressette
 
+CARDS, OBSERVATION_SIZE = 40, 367  # Tressette's cards and observation (BatchedTressette(n).layout)
 DEAL_CARDS = CARDS  # every seat is the learner's: one decision per card
 MARGIN_SCALE = 11.0  # a deal's points: the margin over this lies in [-1, 1]
 

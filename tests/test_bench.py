@@ -8,7 +8,6 @@ from collections.abc import Callable
 import pytest
 
 from osteria.bench import (
-    BATCHED_CARDS,
     BATCHED_DEALS,
     REFERENCES,
     Playout,
@@ -83,10 +82,10 @@ def test_the_report_states_each_goal_against_hearts() -> None:
 
 def test_the_batched_playouts_count_every_card_played() -> None:
     pytest.importorskip("numba")
-    playouts = batched()
+    playouts = batched(games=["tressette"])
     assert playouts is not None
     loop, step = playouts
-    assert loop.one_deal() == BATCHED_DEALS * BATCHED_CARDS
+    assert loop.one_deal() == BATCHED_DEALS * 40
     # the learner's card in every deal, the others' up to its next turn (in a new deal, if its
     # card or theirs ended one): four cards a step on average, at most seven
     counts = [step.one_deal() for _ in range(40)]
@@ -99,7 +98,11 @@ def test_the_batched_report_states_its_goal_against_hearts() -> None:
     pytest.importorskip("pyspiel")
     lines: list[str] = []
     speeds = batched_speeds(seconds=0.05, rounds=1, out=lines.append)
-    assert [s.name for s in speeds] == ["openspiel hearts", "tressette batched (compiled loop)",
-                                        "tressette batched (env step)"]
+    assert [s.name for s in speeds] == ["openspiel hearts", *(f"{game} batched ({way})"
+                                        for game in ("tressette", "traversone", "sancagna")
+                                        for way in ("compiled loop", "env step"))]
     goals = [line for line in lines if "goal 20x" in line]
-    assert len(goals) == 2 and all(line.endswith(("met", "not met")) for line in goals)
+    assert len(goals) == 6 and all(line.endswith(("met", "not met")) for line in goals)
+    lines.clear()
+    assert batched_speeds(seconds=0.05, rounds=1, out=lines.append, games=["quattrigghiu"]) == []
+    assert lines == ["the batched engine plays none of these games"]

@@ -13,8 +13,7 @@ from osteria.arena import Config, run
 from osteria.bots import RandomBot, make_bot
 from osteria.bots.learned import WEIGHTS, DmcTressette, observation_vector
 from osteria.cli import main
-from osteria.envs import batched
-from osteria.envs.batched import BatchedTressette, card_name
+from osteria.envs.batched import BatchedTressette
 
 from helpers import match_with, play_checked
 
@@ -24,16 +23,15 @@ def test_its_observation_is_the_batched_engines_at_every_card() -> None:
     # observation is the one the network was trained on.
     for seed in range(4):
         env = BatchedTressette(1, outside=(0, 1, 2, 3), seed=seed)
-        hands = [[int(batched.DECK[p]) for p in range(batched.CARDS) if int(env.hands[0, s]) >> p & 1]
-                 for s in range(4)]
+        hands = [env.cards_of(env.hands[0, s]) for s in range(4)]
         match = match_with("tressette", hands)
         rng = random.Random(seed)
-        for _ in range(batched.CARDS):
+        for _ in range(env.cards):
             seat = match.decider
             assert seat == int(env.to_move[0])
             assert np.array_equal(observation_vector(match.observation(seat)), env.observation[0])
             position = rng.choice(np.flatnonzero(env.legal_mask[0]).tolist())
-            match.play(card_name(position))
+            match.play(env.card_name(position))
             env.step(np.array([position]))
         assert match.results
 

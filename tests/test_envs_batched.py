@@ -12,21 +12,14 @@ pytest.importorskip("numba")
 from osteria import game_rules
 from osteria.cards import ITALIAN_40
 from osteria.engine import RulesError
-from osteria.envs.batched import (
-    CARDS,
-    DECK,
-    OBS_HAND,
-    OBS_PLAYED,
-    OBS_POINTS,
-    OBS_TRICK,
-    OBSERVATION_LAYOUT,
-    OBSERVATION_SIZE,
-    BatchedTressette,
-    card_name,
-)
+from osteria.envs.batched import BatchedTressette
 from osteria.rules.tressette import ACCUSO_BASE, TressetteDeal
 
 POSITION = {c: p for p, c in enumerate(ITALIAN_40.cards)}
+CARDS = 40
+DECK = ITALIAN_40.cards
+LAYOUT = {name: offset for name, offset, _, _ in BatchedTressette(1).layout}
+OBS_HAND, OBS_TRICK, OBS_PLAYED, OBS_POINTS = LAYOUT["hand"], LAYOUT["trick"], LAYOUT["played"], LAYOUT["side_points"]
 
 
 def engine_deal(hands: np.ndarray) -> TressetteDeal:
@@ -175,9 +168,10 @@ def test_the_observation_shows_the_seat_its_own_hand_and_nothing_hidden() -> Non
 
 
 def test_the_layout_covers_the_observation() -> None:
-    ends = [offset + int(np.prod(shape)) for _, offset, shape, _ in OBSERVATION_LAYOUT]
-    starts = [offset for _, offset, _, _ in OBSERVATION_LAYOUT]
-    assert starts[1:] == ends[:-1] and starts[0] == 0 and ends[-1] == OBSERVATION_SIZE
+    batch = BatchedTressette(1)
+    ends = [offset + int(np.prod(shape)) for _, offset, shape, _ in batch.layout]
+    starts = [offset for _, offset, _, _ in batch.layout]
+    assert starts[1:] == ends[:-1] and starts[0] == 0 and ends[-1] == batch.observation_size == 367
 
 
 def test_an_illegal_card_ends_its_deal_with_the_penalty_or_is_refused_when_strict() -> None:
@@ -185,7 +179,7 @@ def test_an_illegal_card_ends_its_deal_with_the_penalty_or_is_refused_when_stric
     bad = np.argmax(batch.legal_mask, axis=1)
     bad[2] = int(np.flatnonzero(~batch.legal_mask[2])[0])
     state = batch.state.copy()
-    with pytest.raises(ValueError, match=rf"deal 2: seat 0 may not play {card_name(int(bad[2]))}; legal: "):
+    with pytest.raises(ValueError, match=rf"deal 2: seat 0 may not play {batch.card_name(int(bad[2]))}; legal: "):
         batch.step(bad, strict=True)
     assert (batch.state == state).all()
     batch.step(bad)

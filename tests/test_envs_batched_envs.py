@@ -11,7 +11,6 @@ pytest.importorskip("gymnasium")
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 from osteria.engine import RulesError
-from osteria.envs.batched import CARDS
 from osteria.envs.batched_envs import BatchedTressetteAEC, TressetteVectorEnv
 
 
@@ -84,7 +83,7 @@ def test_a_bad_seat_is_refused() -> None:
 def test_the_batched_aec_steps_each_deals_selected_agent_and_rewards_every_seat() -> None:
     env = BatchedTressetteAEC(32, seed=7)
     assert env.agents == ["seat_0", "seat_1", "seat_2", "seat_3"]
-    assert env.action_space("seat_2").n == CARDS
+    assert env.action_space("seat_2").n == 40
     assert env.observation_space("seat_0")["observation"].shape == (367,)
     with pytest.raises(ValueError, match="'seat_4' is no agent"):
         env.action_space("seat_4")

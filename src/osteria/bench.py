@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from osteria import game_rules, new_match
 from osteria.engine import JSON, Deal, Match
@@ -29,9 +30,8 @@ REFERENCES = ("hearts", "skat")
 GOALS = {"fast path": 2.0, "string API": 1.0}
 # What the batched compiled engine aims at, on one core, in decisions per second against hearts.
 BATCHED_GOAL = 20.0
-# Deals the batched engine steps at once in the bench, and cards of each it plays per call.
+# Deals the batched engine steps at once in the bench.
 BATCHED_DEALS = 1024
-BATCHED_CARDS = 40
 
 
 @dataclass
@@ -153,52 +153,71 @@ def openspiel(game: str, seed: int = 0) -> Playout | None:
     return Playout(f"openspiel {game}", one_deal)
 
 
-def batched(seed: int = 0) -> list[Playout] | None:
-    """The batched compiled engine (:mod:`osteria.envs.batched`) on Tressette, compiled before
-    the clock starts: its own loop, every seat random (``playout``), and the Gymnasium VectorEnv's
-    step, the learner's card chosen from the mask by numpy (the lowest legal one) and three random
-    seats in the compiled loop. Each call steps :data:`BATCHED_DEALS` deals and returns the cards
-    played (decisions, whoever made them). None without numba."""
+def batched(seed: int = 0, games: Sequence[str] | None = None) -> list[Playout] | None:
+    """The batched compiled engine (:mod:`osteria.envs.batched`) on each game it plays (``games``:
+    those of them only), compiled before the clock starts: its own loop, every seat random
+    (``playout``), and the Gymnasium VectorEnv's step, the learner's card chosen from the mask by
+    numpy (the lowest legal one) and the other seats at random in the compiled loop. Each call
+    steps :data:`BATCHED_DEALS` deals and returns the cards played (decisions, whoever made them).
+    None without numba."""
     try:
-        from osteria.envs.batched import BatchedTressette
+        from osteria.envs.batched import BatchedGame, batched_games
     except ImportError:
         return None
-    engine = BatchedTressette(BATCHED_DEALS, opponents="random", seed=seed)
-    engine.playout(1)
-    envs = BatchedTressette(BATCHED_DEALS, opponents="random", seed=seed + 1)
-    mask = envs.legal_mask
-    envs.step(mask.argmax(axis=1))
+    playouts = []
+    for game in [g for g in batched_games() if games is None or g in games]:
+        engine = BatchedGame(game, BATCHED_DEALS, opponents="random", seed=seed)
+        engine.playout(1)
+        envs = BatchedGame(game, BATCHED_DEALS, opponents="random", seed=seed + 1)
+        envs.step(envs.legal_mask.argmax(axis=1))
+        playouts += [Playout(f"{game} batched (compiled loop)", _compiled_loop(engine)),
+                     Playout(f"{game} batched (env step)", _vector_step(envs))]
+    return playouts
+
+
+def _compiled_loop(engine: Any) -> Callable[[], int]:
+    cards = engine.history.shape[1]  # a deal's cards
 
     def compiled_loop() -> int:
-        engine.playout(BATCHED_CARDS)
-        return BATCHED_DEALS * BATCHED_CARDS
+        engine.playout(cards)
+        return BATCHED_DEALS * cards  # type: ignore[no-any-return]
+
+    return compiled_loop
+
+
+def _vector_step(envs: Any) -> Callable[[], int]:
+    mask = envs.legal_mask
 
     def vector_step() -> int:
-        return envs.step(mask.argmax(axis=1))
+        return envs.step(mask.argmax(axis=1))  # type: ignore[no-any-return]
 
-    return [Playout("tressette batched (compiled loop)", compiled_loop),
-            Playout("tressette batched (env step)", vector_step)]
+    return vector_step
 
 
-def batched_speeds(seconds: float = 2.0, rounds: int = 5, out: Callable[[str], None] = print) -> list[Speed]:
+def batched_speeds(seconds: float = 2.0, rounds: int = 5, out: Callable[[str], None] = print,
+                   games: Sequence[str] | None = None) -> list[Speed]:
     """The batched engine's decisions per CPU second on one core beside OpenSpiel's hearts, taking
     turns in the same run, and the ratio against :data:`BATCHED_GOAL`."""
-    playouts = batched()
+    playouts = batched(games=games)
     hearts = openspiel("hearts")
     if playouts is None or hearts is None:
         out("the batched engine needs numba (pip install 'osteria[fast]') and the reference OpenSpiel "
             "(pip install 'osteria[bench]')")
         return []
+    if not playouts:
+        out("the batched engine plays none of these games")
+        return []
     speeds = measure([hearts, *playouts], seconds, rounds)
     reference = speeds[0].decisions_per_s
-    out(f"batched Tressette, {BATCHED_DEALS} deals at once, one core, CPU time, median of {rounds} alternating rounds")
-    out(f"{'playout':34} {'decisions/s':>12} {'vs hearts':>10}")
+    out(f"the batched engine, {BATCHED_DEALS} deals at once, one core, CPU time, median of {rounds} "
+        "alternating rounds")
+    out(f"{'playout':38} {'decisions/s':>12} {'vs hearts':>10}")
     for s in speeds:
-        out(f"{s.name:34} {s.decisions_per_s:12.0f} {s.decisions_per_s / reference:9.1f}x")
+        out(f"{s.name:38} {s.decisions_per_s:12.0f} {s.decisions_per_s / reference:9.1f}x")
     for s in speeds[1:]:
         ratio = s.decisions_per_s / reference
         verdict = "met" if ratio >= BATCHED_GOAL else "not met"
-        out(f"  {s.name:32} {ratio:5.1f}x, goal {BATCHED_GOAL:g}x: {verdict}")
+        out(f"  {s.name:36} {ratio:5.1f}x, goal {BATCHED_GOAL:g}x: {verdict}")
     return speeds
 
 

@@ -150,7 +150,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--no-reference", action="store_true", help="skip OpenSpiel's reference games")
     bench.add_argument("--solver", action="store_true", help="only the double-dummy solver's times")
     bench.add_argument("--batched", action="store_true",
-                       help="only the batched compiled engine (Tressette) against OpenSpiel's hearts")
+                       help="only the batched compiled engine (the games it plays, or --game) against hearts")
 
     arena = sub.add_parser("arena", help="measure bots by duplicate deals",
                            description="Duplicate deals with every seat rotation; rules options follow the game.")
@@ -571,7 +571,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.solver:
                 solver_speeds(args.game, args.seconds)
             elif args.batched:
-                batched_speeds(args.seconds, args.rounds)
+                batched_speeds(args.seconds, args.rounds, games=args.game)
             else:
                 run(args.game, seconds=args.seconds, reference=not args.no_reference, rounds=args.rounds,
                     playouts_only=args.playouts_only)

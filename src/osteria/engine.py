@@ -17,11 +17,14 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NotRequired, Self, TypedDict, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, Self, TypedDict, cast
 
 from osteria.cards import CARD_STRINGS, RANKS, SUITS, Card, CardMask, Deck, make_rng, parse_card
 from osteria.i18n import AtSeat, Reason, Term
 from osteria.openplay import OpenPlay
+
+if TYPE_CHECKING:
+    from osteria.trickplay import TrickPlay
 
 JSON = Any
 Seat = int
@@ -402,6 +405,11 @@ class Game(ABC):
     @abstractmethod
     def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
         """Whether the match is over after these deals, and then the winning seats."""
+
+    def trick_play(self) -> TrickPlay | None:
+        """This game's card play as tables (:mod:`osteria.trickplay`), for the engines that play
+        many deals at once in compiled code; None where its card play is more than they hold."""
+        return None
 
     @abstractmethod
     def score_bounds(self) -> tuple[int, int]:

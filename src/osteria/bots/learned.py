@@ -26,7 +26,7 @@ from osteria.rules.tressette_family import DEAL_THIRDS
 WEIGHTS = Path(__file__).with_name("weights") / "tressette_dmc.npz"
 HIDDEN = (512, 256)  # the network's hidden layers
 SEATS, CARDS = 4, 40
-# The batched engine's observation layout (osteria.envs.batched.OBSERVATION_LAYOUT), which the
+# The batched engine's observation layout for Tressette (BatchedTressette(n).layout), which the
 # tests hold this copy to: numba is not needed to play.
 OBS_HAND, OBS_TRICK, OBS_PLAYED, OBS_LEADER, OBS_POINTS, OBS_TRICKS = 0, 40, 200, 360, 364, 366
 OBSERVATION_SIZE = 367

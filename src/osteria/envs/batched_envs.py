@@ -1,10 +1,10 @@
 """The batched compiled engine (:mod:`osteria.envs.batched`) as a Gymnasium ``VectorEnv`` and as a
-PettingZoo-style batched environment.
+PettingZoo-style batched environment, for every game it plays.
 
 Both hand out the engine's own arrays, which every step overwrites in place: a caller that keeps
-an observation past the next step copies it. Observations are ``{"observation": (N, 367) float32,
-"action_mask": (N, 40) int8}`` for the seat to move in each deal; actions are deck positions
-(0 to 39, the cards in the deck's canonical order). Finished deals are replaced in the same step
+an observation past the next step copies it. Observations are ``{"observation": (N, size) float32,
+"action_mask": (N, cards) int8}`` for the seat to move in each deal (Tressette: 367 and 40);
+actions are deck positions (the cards in the deck's canonical order). Finished deals are replaced in the same step
 (Gymnasium's same-step autoreset), so the observation after a deal's last card is already the
 next deal's: a deal's end leaves nothing to see or decide, and its reward is in that step.
 
@@ -22,21 +22,21 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from osteria.engine import RulesError
-from osteria.envs.batched import CARDS, OBSERVATION_SIZE, SEATS, BatchedTressette
+from osteria.engine import JSON, RulesError
+from osteria.envs.batched import BatchedGame, trick_play_of
 
 Observation = dict[str, np.ndarray]
 
 
-def single_observation_space() -> spaces.Dict:
+def single_observation_space(engine: BatchedGame) -> spaces.Dict:
     """One deal's observation: the seat's vector and its legal cards."""
     return spaces.Dict({
-        "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
-        "action_mask": spaces.Box(0, 1, (CARDS,), np.int8),
+        "observation": spaces.Box(0.0, 1.0, (engine.observation_size,), np.float32),
+        "action_mask": spaces.Box(0, 1, (engine.cards,), np.int8),
     })
 
 
-def _observation(engine: BatchedTressette) -> Observation:
+def _observation(engine: BatchedGame) -> Observation:
     # The bool mask seen as int8: the same bytes, no copy.
     return {"observation": engine.observation, "action_mask": engine.legal_mask.view(np.int8)}
 
@@ -48,25 +48,28 @@ def _seed(seed: int | Sequence[int] | None) -> int | None:
                      f"not {type(seed).__name__}")
 
 
-class TressetteVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.ndarray]):
-    """``num_envs`` deals of Tressette's card play: the learner plays ``seat`` in each, built-in
-    ``opponents`` (``random`` or ``rule``, one for all or one per seat) the others, inside the
-    compiled loop. Rewards at each deal's end: ``points`` (the learner's side's card points) or
-    ``margin`` (less the other side's). A card outside the mask ends that deal with
-    ``illegal_reward``, flagged in ``infos["illegal_action"]``."""
+class BatchedVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.ndarray]):
+    """``num_envs`` deals of a game's card play (``seats`` and ``options`` as for a match): the
+    learner plays ``seat`` in each, built-in ``opponents`` (``random`` or ``rule``, one for all or
+    one per seat) the others, inside the compiled loop. Rewards at each deal's end: ``points``
+    (the learner's side's card points) or ``margin`` (less the other sides' mean; turned round
+    where points are poison). A card outside the mask ends that deal with ``illegal_reward``,
+    flagged in ``infos["illegal_action"]``."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 - declared so by VectorEnv
 
-    def __init__(self, num_envs: int, *, seat: int = 0, opponents: str | Sequence[str | None] = "random",
+    def __init__(self, game: str, num_envs: int, *, seat: int = 0, seats: int | None = None,
+                 options: dict[str, JSON] | None = None, opponents: str | Sequence[str | None] = "random",
                  reward: str = "points", illegal_reward: float = -10.0) -> None:
-        if not isinstance(seat, int) or not 0 <= seat < SEATS:
-            raise RulesError(f"seat must be from 0 to {SEATS - 1}, not {seat!r}")
-        self.engine = BatchedTressette(num_envs, outside=(seat,), opponents=opponents, reward=reward,
-                                       illegal_reward=illegal_reward, seed=0)
+        seat_count = trick_play_of(game, seats, options).seats
+        if not isinstance(seat, int) or not 0 <= seat < seat_count:
+            raise RulesError(f"seat must be from 0 to {seat_count - 1}, not {seat!r}")
+        self.engine = BatchedGame(game, num_envs, seats=seats, options=options, outside=(seat,),
+                                  opponents=opponents, reward=reward, illegal_reward=illegal_reward, seed=0)
         self.seat = seat
         self.num_envs = num_envs
-        self.single_observation_space = single_observation_space()
-        self.single_action_space = spaces.Discrete(CARDS)
+        self.single_observation_space = single_observation_space(self.engine)
+        self.single_action_space = spaces.Discrete(self.engine.cards)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
@@ -88,25 +91,34 @@ class TressetteVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
         return _observation(engine), engine.rewards[:, self.seat], engine.terminated, self._truncations, infos
 
 
-class BatchedTressetteAEC:
-    """Self-play, PettingZoo-style and batched: every seat is an agent (``seat_0`` … ``seat_3``)
-    and each of the ``num_deals`` deals has its own agent to move.
+class TressetteVectorEnv(BatchedVectorEnv):
+    """:class:`BatchedVectorEnv` for Tressette."""
+
+    def __init__(self, num_envs: int, **settings: Any) -> None:
+        super().__init__("tressette", num_envs, **settings)
+
+
+class BatchedAEC:
+    """Self-play, PettingZoo-style and batched: every seat is an agent (``seat_0``, ``seat_1``
+    ...) and each of the ``num_deals`` deals of the game has its own agent to move.
 
     ``agent_selection`` is the (N,) array of the seat to move in each deal; ``observe()`` its
     observation and mask; ``step(actions)`` plays each deal's action for its selected agent;
-    ``last()`` gives the observation, the (N, 4) rewards of that step (every seat's, in the step
-    its deal ended), and the (N,) terminations and truncations. An action outside the mask
+    ``last()`` gives the observation, the (N, seats) rewards of that step (every seat's, in the
+    step its deal ended), and the (N,) terminations and truncations. An action outside the mask
     raises ``ValueError`` saying which deal and what was legal, and nothing is played.
     """
 
-    possible_agents = tuple(f"seat_{s}" for s in range(SEATS))
-
-    def __init__(self, num_deals: int, *, reward: str = "points", seed: int | None = None) -> None:
-        self.engine = BatchedTressette(num_deals, outside=range(SEATS), reward=reward, seed=seed)
+    def __init__(self, game: str, num_deals: int, *, seats: int | None = None,
+                 options: dict[str, JSON] | None = None, reward: str = "points", seed: int | None = None) -> None:
+        seat_count = trick_play_of(game, seats, options).seats
+        self.engine = BatchedGame(game, num_deals, seats=seats, options=options, outside=range(seat_count),
+                                  reward=reward, seed=seed)
         self.num_deals = num_deals
+        self.possible_agents = tuple(f"seat_{s}" for s in range(seat_count))
         self.agents = list(self.possible_agents)
-        self._observation_space = single_observation_space()
-        self._action_space = spaces.Discrete(CARDS)
+        self._observation_space = single_observation_space(self.engine)
+        self._action_space = spaces.Discrete(self.engine.cards)
         self._truncations = np.zeros(num_deals, dtype=np.bool_)
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -137,3 +149,10 @@ class BatchedTressetteAEC:
 
     def step(self, actions: np.ndarray) -> None:
         self.engine.step(actions, strict=True)
+
+
+class BatchedTressetteAEC(BatchedAEC):
+    """:class:`BatchedAEC` for Tressette."""
+
+    def __init__(self, num_deals: int, **settings: Any) -> None:
+        super().__init__("tressette", num_deals, **settings)

@@ -33,6 +33,7 @@ from osteria.engine import (
 from osteria.i18n import N_, AtSeat, OfSuit, Reason, Term
 from osteria.openplay import OpenPlay, SuitPlay, suit_chains
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
+from osteria.trickplay import TrickPlay
 
 # -- the cards -----------------------------------------------------------------------------------
 # The order is upside down: in trump the re rules, in the other suits the four. Both orders are
@@ -492,6 +493,17 @@ class Sancagna(Game):
         # Circles are won by whole smazzate: a deal that nobody called out is only part of one.
         # A smazzata lasts 1.4 deals on average; eight is a bound that play never reaches.
         return bool(results) and (results[-1].outcome != "continua" or len(results) >= 8)
+
+    def trick_play(self) -> TrickPlay | None:
+        if self.options["tavola"]:
+            return None  # a wrong card accepted, found later: more than the tables hold
+        # The turned card, the first after the hands, names the trump; it and the last card are shown.
+        deck = VENETA_52.cards
+        return TrickPlay(seats=4, deck=deck, hand_size=HAND_SIZE, suits=tuple(c // 13 for c in deck),
+                         values=tuple(tuple(POINTS[t][c] for c in deck) for t in range(4)),
+                         strengths=tuple(tuple(KEY[t][c] for c in deck) for t in range(4)), trumps=(0, 1, 2, 3),
+                         sides=(0, 1, 0, 1), must_trump=True, turned_trump=True,
+                         shown=(0, len(deck) - 4 * HAND_SIZE - 1))
 
     def hand_sizes(self) -> list[int]:
         return [HAND_SIZE] * 4

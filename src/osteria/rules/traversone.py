@@ -32,6 +32,7 @@ from osteria.rules.tressette_family import (
     THIRDS,
     PlayObservation,
     TrickDeal,
+    family_trick_play,
     final_thirds,
     playable,
     rounded_points,
@@ -40,6 +41,7 @@ from osteria.rules.tressette_family import (
     trick_taker,
 )
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
+from osteria.trickplay import TrickPlay
 
 # -- the cards -----------------------------------------------------------------------------------
 # Card points as in Tressette, except that the ace of bastoni may be worth 11 or 18 (option).
@@ -210,6 +212,10 @@ class Traversone(Game):
                doc=N_("a player without a point scores 10, or shares the points of the ace of bastoni's taker"),
                label=N_("zero punti (no point taken)")),
     )
+
+    def trick_play(self) -> TrickPlay:
+        return family_trick_play(range(self.seats), card_thirds(self.options["asso_bastoni"]),
+                                 lead_card=FOUR_OF_DENARI, lower_wins=True)
 
     def hand_sizes(self) -> list[int]:
         return [len(self.deck) // self.seats] * self.seats

@@ -39,8 +39,17 @@ from osteria.engine import (
 )
 from osteria.i18n import N_, AtSeat, OfSuit, Reason, Term
 from osteria.openplay import OpenPlay, SuitPlay
-from osteria.rules.tressette_family import DEAL_THIRDS, FAMILY_CHAINS, LAST_TRICK_THIRDS, THIRDS, playable, trick_taker
+from osteria.rules.tressette_family import (
+    DEAL_THIRDS,
+    FAMILY_CHAINS,
+    LAST_TRICK_THIRDS,
+    THIRDS,
+    family_trick_play,
+    playable,
+    trick_taker,
+)
 from osteria.sampling import Play, Unseen, first_showing, played_from, plays_of
+from osteria.trickplay import TrickPlay
 
 # -- the cards -----------------------------------------------------------------------------------
 
@@ -543,6 +552,11 @@ class Tressette(Game):
 
     def check_options(self) -> None:
         self.options["morto"] = sorted(self.options["morto"])
+
+    def trick_play(self) -> TrickPlay | None:
+        if self.options["morto"]:
+            return None  # a hand face up on the table is more than the tables show
+        return family_trick_play((0, 1, 0, 1), lead_card=FOUR_OF_DENARI)
 
     def hand_sizes(self) -> list[int]:
         return [10] * 4

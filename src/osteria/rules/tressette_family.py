@@ -15,6 +15,7 @@ from osteria.cards import CARD_STRINGS, ITALIAN_40, RANKS, SUIT_MASK, cards_of
 from osteria.engine import Deal, SeatCard, TakenTrick
 from osteria.i18n import AtSeat, OfSuit, Reason
 from osteria.openplay import suit_chains
+from osteria.trickplay import TrickPlay
 
 # Taking order within a suit, lowest first: 4 5 6 7 F C R A 2 3.
 ORDER = "4567FCRA23"
@@ -32,6 +33,19 @@ LAST_TRICK_THIRDS = 3
 DEAL_THIRDS = sum(THIRDS) + LAST_TRICK_THIRDS
 # The suits as the open-handed search orders them: by taking strength.
 FAMILY_CHAINS = suit_chains(STRENGTH, ITALIAN_40.mask)
+
+
+def family_trick_play(sides: Sequence[int], thirds: Sequence[int] = THIRDS, *, lead_card: int,
+                      lower_wins: bool = False) -> TrickPlay:
+    """The family's card play as tables: the 40 cards dealt evenly to the seats (``sides``:
+    each one's side), the rest set aside to the last trick's taker, the holder of ``lead_card``
+    leading, the suit followed, points in thirds."""
+    deck = ITALIAN_40.cards
+    return TrickPlay(seats=len(sides), deck=deck, hand_size=len(deck) // len(sides),
+                     suits=tuple(c // 13 for c in deck), values=(tuple(thirds[c] for c in deck),),
+                     strengths=(tuple(STRENGTH[c] for c in deck),), trumps=(-1,), sides=tuple(sides), unit=3,
+                     last_bonus=LAST_TRICK_THIRDS, lower_wins=lower_wins, lead_card=deck.index(lead_card),
+                     rest_to_last_taker=True)
 
 
 class PlayObservation(TypedDict):
