@@ -113,3 +113,24 @@ def test_the_batched_aec_refuses_an_illegal_action_and_plays_nothing() -> None:
     with pytest.raises(ValueError, match=r"deal 1: seat [0-3] may not play"):
         env.step(actions)
     assert (env.engine.state == state).all()
+
+
+def test_gymnasium_make_vec_builds_the_batched_card_play_of_each_game() -> None:
+    import gymnasium
+
+    from osteria.envs.batched_envs import BatchedVectorEnv
+    from osteria.envs.gym import batched_env_id
+
+    for game, settings in (("tressette", {}), ("traversone", {"seats": 5, "options": {"asso_bastoni": 11}}),
+                           ("sancagna", {"opponents": "rule"})):
+        envs = gymnasium.make_vec(batched_env_id(game), num_envs=6, seat=1, **settings)
+        assert isinstance(envs, BatchedVectorEnv) and envs.num_envs == 6 and envs.engine.game == game
+        observations, _ = envs.reset(seed=2)
+        assert envs.observation_space.contains(observations)
+        rng = np.random.default_rng(2)
+        for _ in range(20):
+            observations, *_ = envs.step(random_actions(observations["action_mask"], rng))
+        assert (envs.engine.to_move == 1).all()
+    assert gymnasium.make_vec("osteria/TraversoneBatched-v0", num_envs=2, seats=6).engine.seats == 6
+    with pytest.raises(RulesError, match="cannot play calabresella"):
+        BatchedVectorEnv("calabresella", 2)

@@ -34,7 +34,7 @@ from osteria.bots.solver_kernel import count_bits as _count
 from osteria.bots.solver_kernel import lowest_bit as _lowest
 from osteria.cards import CARD_STRINGS
 from osteria.engine import JSON, RulesError
-from osteria.rules import GAMES
+from osteria.rules import GAMES, batched_games
 from osteria.trickplay import TrickPlay
 
 MAX_SEATS = 6
@@ -571,11 +571,6 @@ def _tables(play: TrickPlay, margin: bool) -> np.ndarray:
         g[G_SCALES + v] = play.deck_units(v)
     g[G_SIDES:G_SIDES + play.seats] = play.sides
     return g
-
-
-def batched_games() -> list[str]:
-    """The games whose card play the batched engine plays (with their default options)."""
-    return [name for name, game in GAMES.items() if game().trick_play() is not None]
 
 
 def trick_play_of(game: str, seats: int | None = None, options: dict[str, JSON] | None = None) -> TrickPlay:

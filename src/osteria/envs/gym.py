@@ -14,7 +14,9 @@ When an episode ends, the next one is dealt at once (from the same generator, so
 are those that ``reset()`` would deal) and the terminal observation carries its action mask:
 the mask a vector environment's autoreset then acts on is a valid one. ``reset()`` without a
 seed begins that episode; a seed deals anew. Importing this module registers every game with
-Gymnasium: ``gymnasium.make("osteria/Tressette-v0", opponents="facile")``.
+Gymnasium: ``gymnasium.make("osteria/Tressette-v0", opponents="facile")``, and the batched card
+play of those the compiled engine plays (:mod:`osteria.envs.batched_envs`):
+``gymnasium.make_vec("osteria/TraversoneBatched-v0", num_envs=4096, seats=5, opponents="rule")``.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from osteria.envs.pettingzoo import (
     observe_seat,
     seat_text,
 )
-from osteria.rules import GAMES
+from osteria.rules import GAMES, batched_games
 
 Observation = dict[str, Any]  # "observation": Vector, "action_mask": Mask
 
@@ -177,12 +179,22 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
         self._drop_next()
 
 
+def batched_env_id(game: str) -> str:
+    """The Gymnasium id of a game's batched card play: ``osteria/TressetteBatched-v0``."""
+    return f"osteria/{game.capitalize()}Batched-v0"
+
+
 def register() -> list[str]:
-    """Register every game with Gymnasium (once); their ids."""
+    """Register every game with Gymnasium (once), and the batched card play of those the
+    compiled engine plays, for ``gymnasium.make_vec`` (numba needed only then); their ids."""
     for game in GAMES:
         if env_id(game) not in gymnasium.registry:
             gymnasium.register(env_id(game), entry_point=f"{__name__}:OsteriaGymEnv", kwargs={"game": game})
-    return [env_id(game) for game in GAMES]
+    for game in batched_games():
+        if batched_env_id(game) not in gymnasium.registry:
+            gymnasium.register(batched_env_id(game), vector_entry_point="osteria.envs.batched_envs:BatchedVectorEnv",
+                               kwargs={"game": game})
+    return [env_id(game) for game in GAMES] + [batched_env_id(game) for game in batched_games()]
 
 
 register()
