@@ -161,9 +161,11 @@ def batched(seed: int = 0, games: Sequence[str] | None = None) -> list[Playout] 
     steps :data:`BATCHED_DEALS` deals and returns the cards played (decisions, whoever made them).
     None without numba."""
     try:
-        from osteria.envs.batched import BatchedGame, batched_games
+        from osteria.envs.batched import BatchedGame
     except ImportError:
         return None
+    from osteria.rules import batched_games
+
     playouts = []
     for game in [g for g in batched_games() if games is None or g in games]:
         engine = BatchedGame(game, BATCHED_DEALS, opponents="random", seed=seed)
