@@ -55,14 +55,14 @@ PATCHED = ("table", "view", "lines")
 _ABSENT = object()
 
 
-def changes(before: Message, after: Message) -> tuple[Message, list[str]]:
-    """What differs from ``before`` in ``after``: the keys whose values changed or came, with their
-    values, and the keys gone. Values are compared as they are: a state's parts are made anew or,
-    where cached, replaced, and never changed in place once sent (the tests hold every patch to
-    the whole state it stands for)."""
+def changes(before: Message, after: Message, skip: tuple[str, ...] = ()) -> tuple[Message, list[str]]:
+    """What differs from ``before`` in ``after``, but for the keys in ``skip``: the keys whose
+    values changed or came, with their values, and the keys gone. Values are compared as they
+    are: a state's parts are made anew or, where cached, replaced, and never changed in place once
+    sent (the tests hold every patch to the whole state it stands for)."""
     get = before.get
-    changed = {key: value for key, value in after.items() if get(key, _ABSENT) != value}
-    return changed, [key for key in before if key not in after]
+    changed = {key: value for key, value in after.items() if key not in skip and get(key, _ABSENT) != value}
+    return changed, [key for key in before if key not in after and key not in skip]
 
 
 def patch(before: Message, after: Message, table: tuple[Message, list[str]] | None = None) -> Message:
@@ -70,9 +70,8 @@ def patch(before: Message, after: Message, table: tuple[Message, list[str]] | No
     ``set`` the keys that changed, but for ``table``, ``view`` and ``lines``, which list only their
     own keys that changed, and under ``drop`` those of their keys that are gone. ``table``: the
     changes of the table's part, where already made."""
-    message: Message = {"type": "patch",
-                        "set": {key: value for key, value in after.items()
-                                if key not in PATCHED and before.get(key, _ABSENT) != value}}
+    # Every state has the same keys at its top (``state_message``): none is ever gone there.
+    message: Message = {"type": "patch", "set": changes(before, after, PATCHED)[0]}
     dropped: Message = {}
     for key in PATCHED:
         changed, gone = table if key == "table" and table is not None else changes(before[key], after[key])
