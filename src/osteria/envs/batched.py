@@ -252,33 +252,23 @@ def _play(g: Any, state: Any, history: Any, i: int, c: int) -> bool:
 
 
 @_inline
-def _key(g: Any, v: int, c: int) -> int:
-    """A card's order for the rule-based player: its value first, then its strength."""
-    return _value(g, v, c) * 256 + _strength(g, v, c)
+def _order(g: Any, v: int, c: int, valued: bool) -> int:
+    """A card's order for the rule-based player: by its value first, then its strength, or by
+    its strength alone."""
+    return _value(g, v, c) * 256 + _strength(g, v, c) if valued else _strength(g, v, c)
 
 
 @_inline
-def _extreme(g: Any, v: int, cards: int, highest: bool) -> int:
-    """The card of a set with the most (or the least) value, then the strongest (or weakest)."""
+def _extreme(g: Any, v: int, cards: int, highest: bool, valued: bool) -> int:
+    """The card of a set first (or last) in that order: with ``valued``, the most (or the least)
+    value, then the strongest (or weakest); without, the strongest (or weakest)."""
     best = _lowest(cards)
     cards &= cards - 1
     while cards:
         c = _lowest(cards)
         cards &= cards - 1
-        if (_key(g, v, c) > _key(g, v, best)) if highest else (_key(g, v, c) < _key(g, v, best)):
-            best = c
-    return best
-
-
-@_inline
-def _strongest(g: Any, v: int, cards: int, highest: bool) -> int:
-    """The strongest (or the weakest) card of a set."""
-    best = _lowest(cards)
-    cards &= cards - 1
-    while cards:
-        c = _lowest(cards)
-        cards &= cards - 1
-        if (_strength(g, v, c) > _strength(g, v, best)) if highest else (_strength(g, v, c) < _strength(g, v, best)):
+        key, best_key = _order(g, v, c, valued), _order(g, v, best, valued)
+        if key > best_key if highest else key < best_key:
             best = c
     return best
 
@@ -298,12 +288,12 @@ def _rule_card(g: Any, state: Any, i: int, legal: int) -> int:
     lower = g[P_LOWER_WINS]
     if state[i, ON_TRICK] == 0:
         if lower:
-            return _extreme(g, v, legal, False)
+            return _extreme(g, v, legal, False, True)
         longest = 0
         for s in range(4):
             if _count(legal & g[G_SUIT_BITS + s]) > _count(legal & g[G_SUIT_BITS + longest]):
                 longest = s
-        return _extreme(g, v, legal & g[G_SUIT_BITS + longest], False)
+        return _extreme(g, v, legal & g[G_SUIT_BITS + longest], False, True)
     leader = state[i, LEADER]
     led = g[G_SUITS + state[i, TRICK + leader]]
     taker = _taker(g, state, i)
@@ -319,21 +309,21 @@ def _rule_card(g: Any, state: Any, i: int, legal: int) -> int:
     last = state[i, ON_TRICK] == g[P_SEATS] - 1
     if lower:
         if not following and takers == 0:
-            return _extreme(g, v, legal, True)
+            return _extreme(g, v, legal, True, True)
         under = legal & ~takers
         if under:
-            return _strongest(g, v, under, True)
-        return _extreme(g, v, legal, True) if last else _strongest(g, v, takers, False)
+            return _extreme(g, v, under, True, False)
+        return _extreme(g, v, legal, True, True) if last else _extreme(g, v, takers, False, False)
     if not following and takers == 0:
-        return _extreme(g, v, legal, False)
+        return _extreme(g, v, legal, False, True)
     if g[G_SIDES + taker] == g[G_SIDES + seat]:
-        return _extreme(g, v, legal, True)
+        return _extreme(g, v, legal, True, True)
     worth = 0
     for k in range(state[i, ON_TRICK]):
         worth += _value(g, v, state[i, TRICK + _after(leader, k, g[P_SEATS])])
     if takers and (worth > 0 or last):
-        return _strongest(g, v, takers, False)
-    return _extreme(g, v, legal, False)
+        return _extreme(g, v, takers, False, False)
+    return _extreme(g, v, legal, False, True)
 
 
 @_inline
