@@ -213,3 +213,26 @@ def test_games_and_options_it_cannot_play_are_refused(game: str, seats: int | No
 
 def test_it_plays_the_games_whose_rules_describe_their_card_play() -> None:
     assert batched_games() == ["tressette", "traversone", "sancagna"]
+
+
+def test_the_compiled_code_holds_every_table_the_rules_give() -> None:
+    """Every game, seat count and choice of options has its row in the tables compiled in, and
+    the compiled code holds them as the rules give them now (not a cache of older rules)."""
+    from itertools import product
+
+    from osteria.envs import batched
+    from osteria.rules import GAMES
+
+    BatchedGame("traversone", 1)
+    assert np.array_equal(batched._compiled_tables(), batched._TABLES)
+    foreseen = len(batched._TABLES)
+    for name in batched_games():
+        game = GAMES[name]
+        chosen = [spec for spec in game.option_specs if spec.choices is not None]
+        for seats in game.seat_counts:
+            for values in product(*(spec.choices or () for spec in chosen)):
+                options = {spec.name: value for spec, value in zip(chosen, values, strict=True)}
+                if game(seats, **options).trick_play() is not None:
+                    engine = BatchedGame(name, 1, seats=seats, options=options)
+                    assert batched._TABLES[engine.tab].tobytes() == engine.tables.tobytes()
+    assert len(batched._TABLES) == foreseen  # none had to be added (and compiled anew)

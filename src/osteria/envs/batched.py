@@ -24,6 +24,7 @@ numba and numpy are the optional ``fast`` extra: this module needs both.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,17 +59,19 @@ SHOWN = REST + 1  # those of them every seat sees
 TURNED = SHOWN + 1  # the turned card (the first set aside) where it names the trump, else -1
 COLUMNS = TURNED + 1
 
-# The game's scalars, by index in the parameter array the compiled code reads.
+# A game's scalars and tables are one row of int64 (see ``_tables``); the rows of every game, seat
+# count and choice of options are one module-level array, ``_TABLES``, which numba compiles in as
+# a constant. The compiled code reads it by the row of its game (``tab``) as it would its own
+# constants: arrays passed in would be read again after every write to the state, which might
+# alias them, and a tuple of arrays costs a reference count at every read.
+
+# The game's scalars, by place in its row.
 (P_SEATS, P_CARDS, P_HAND, P_SIDES, P_UNIT, P_LAST_BONUS, P_MUST_TRUMP, P_LOWER_WINS, P_LEAD_CARD,
  P_REST_TO_LAST, P_TURNED_TRUMP, P_SHOWN, P_VARIANTS, P_MARGIN,
  P_OBS_HAND, P_OBS_TRICK, P_OBS_PLAYED, P_OBS_LEADER, P_OBS_POINTS, P_OBS_TRICKS, P_OBS_TRUMP, P_OBS_SHOWN,
  ) = range(22)
 
-
-# The game's tables follow them in the same int64 array, at fixed places: one array read by index
-# costs the compiled code nothing more than its own constants would, where a tuple of arrays
-# costs a reference count at every read. Per card tables take STRIDE places (a deck's most cards)
-# per variant.
+# Its tables follow at fixed places. Per card tables take STRIDE places (a deck's most cards) per variant.
 STRIDE = 52
 G_SUITS = 32  # per card, its suit
 G_SUIT_BITS = G_SUITS + STRIDE  # per suit, its cards
@@ -114,14 +117,14 @@ def _nth_card(cards: int, k: int) -> int:
 
 
 @_inline
-def _value(g: Any, v: int, c: int) -> int:
+def _value(tab: int, v: int, c: int) -> int:
     """What taking card ``c`` counts, in variant ``v``."""
-    return g[G_VALUES + STRIDE * v + c]  # type: ignore[no-any-return]
+    return _TABLES[tab, G_VALUES + STRIDE * v + c]  # type: ignore[no-any-return]
 
 
 @_inline
-def _strength(g: Any, v: int, c: int) -> int:
-    return g[G_STRENGTHS + STRIDE * v + c]  # type: ignore[no-any-return]
+def _strength(tab: int, v: int, c: int) -> int:
+    return _TABLES[tab, G_STRENGTHS + STRIDE * v + c]  # type: ignore[no-any-return]
 
 
 @_inline
@@ -132,49 +135,49 @@ def _after(seat: int, k: int, seats: int) -> int:
 
 
 @_inline
-def _legal(g: Any, state: Any, i: int) -> int:
+def _legal(tab: int, state: Any, i: int) -> int:
     """The cards the seat to move in deal ``i`` may play: the suit led while it holds any, else
     a trump where it must trump, else any."""
     hand = state[i, HANDS + state[i, TO_MOVE]]
     if state[i, ON_TRICK] == 0:
         return hand  # type: ignore[no-any-return]
-    follow = hand & g[G_SUIT_BITS + g[G_SUITS + state[i, TRICK + state[i, LEADER]]]]
+    follow = hand & _TABLES[tab, G_SUIT_BITS + _TABLES[tab, G_SUITS + state[i, TRICK + state[i, LEADER]]]]
     if follow:
         return follow  # type: ignore[no-any-return]
-    trump = g[G_TRUMPS + state[i, VARIANT]]
-    if g[P_MUST_TRUMP] and trump >= 0 and hand & g[G_SUIT_BITS + trump]:
-        return hand & g[G_SUIT_BITS + trump]  # type: ignore[no-any-return]
+    trump = _TABLES[tab, G_TRUMPS + state[i, VARIANT]]
+    if _TABLES[tab, P_MUST_TRUMP] and trump >= 0 and hand & _TABLES[tab, G_SUIT_BITS + trump]:
+        return hand & _TABLES[tab, G_SUIT_BITS + trump]  # type: ignore[no-any-return]
     return hand  # type: ignore[no-any-return]
 
 
 @_inline
-def _beats(g: Any, v: int, c: int, best: int, led: int) -> bool:
+def _beats(tab: int, v: int, c: int, best: int, led: int) -> bool:
     """Whether card ``c`` takes the trick from ``best`` (a card of the suit led or a trump):
     only those two suits can take, and a trump's strength is above every other card's."""
-    s = g[G_SUITS + c]
-    return (s == led or s == g[G_TRUMPS + v]) and _strength(g, v, c) > _strength(g, v, best)
+    s = _TABLES[tab, G_SUITS + c]
+    return (s == led or s == _TABLES[tab, G_TRUMPS + v]) and _strength(tab, v, c) > _strength(tab, v, best)
 
 
 @_inline
-def _taker(g: Any, state: Any, i: int) -> int:
+def _taker(tab: int, state: Any, i: int) -> int:
     """The seat whose card takes the trick so far."""
-    seats = g[P_SEATS]
+    seats = _TABLES[tab, P_SEATS]
     v = state[i, VARIANT]
     leader = state[i, LEADER]
     best = leader
-    led = g[G_SUITS + state[i, TRICK + leader]]
+    led = _TABLES[tab, G_SUITS + state[i, TRICK + leader]]
     for k in range(1, state[i, ON_TRICK]):
         seat = _after(leader, k, seats)
-        if _beats(g, v, state[i, TRICK + seat], state[i, TRICK + best], led):
+        if _beats(tab, v, state[i, TRICK + seat], state[i, TRICK + best], led):
             best = seat
     return best  # type: ignore[no-any-return]
 
 
 @_jit
-def _deal(g: Any, state: Any, rng: Any, i: int, deck: Any) -> None:
+def _deal(tab: int, state: Any, rng: Any, i: int, deck: Any) -> None:
     """A new deal in row ``i``: the cards shuffled by its generator, the hands dealt in turn, the
     rest set aside; the trump turned where the game turns it, and the first leader."""
-    seats, cards, hand_size = g[P_SEATS], g[P_CARDS], g[P_HAND]
+    seats, cards, hand_size = _TABLES[tab, P_SEATS], _TABLES[tab, P_CARDS], _TABLES[tab, P_HAND]
     for k in range(cards):
         deck[k] = k
     for k in range(cards - 1, 0, -1):
@@ -189,18 +192,18 @@ def _deal(g: Any, state: Any, rng: Any, i: int, deck: Any) -> None:
         state[i, DEALT_HANDS + seat] = hand
         state[i, PLAYED + seat] = 0
         state[i, TRICK + seat] = -1
-        if g[P_LEAD_CARD] >= 0 and hand >> g[P_LEAD_CARD] & 1:
+        if _TABLES[tab, P_LEAD_CARD] >= 0 and hand >> _TABLES[tab, P_LEAD_CARD] & 1:
             leader = seat
     dealt = seats * hand_size
     rest = shown = 0
     for k in range(dealt, cards):
         rest |= 1 << deck[k]
-        if g[P_SHOWN] >> (k - dealt) & 1:
+        if _TABLES[tab, P_SHOWN] >> (k - dealt) & 1:
             shown |= 1 << deck[k]
     state[i, REST] = rest
     state[i, SHOWN] = shown
-    state[i, TURNED] = deck[dealt] if g[P_TURNED_TRUMP] else -1
-    state[i, VARIANT] = g[G_SUITS + deck[dealt]] if g[P_TURNED_TRUMP] else 0
+    state[i, TURNED] = deck[dealt] if _TABLES[tab, P_TURNED_TRUMP] else -1
+    state[i, VARIANT] = _TABLES[tab, G_SUITS + deck[dealt]] if _TABLES[tab, P_TURNED_TRUMP] else 0
     # The dealer is drawn only where the deal can need him: every card dealt and one of them
     # leading, it changes nothing (and the deals of those games stay as they were).
     state[i, DEALER] = -1
@@ -212,14 +215,14 @@ def _deal(g: Any, state: Any, rng: Any, i: int, deck: Any) -> None:
     state[i, TO_MOVE] = leader
     state[i, ON_TRICK] = 0
     state[i, TRICKS_DONE] = 0
-    for side in range(g[P_SIDES]):
+    for side in range(_TABLES[tab, P_SIDES]):
         state[i, TAKEN + side] = 0
 
 
 @_inline
-def _play(g: Any, state: Any, history: Any, i: int, c: int) -> bool:
+def _play(tab: int, state: Any, history: Any, i: int, c: int) -> bool:
     """The seat to move in deal ``i`` plays card ``c``; whether that ended the deal."""
-    seats = g[P_SEATS]
+    seats = _TABLES[tab, P_SEATS]
     seat = state[i, TO_MOVE]
     state[i, HANDS + seat] ^= 1 << c
     state[i, PLAYED + seat] |= 1 << c
@@ -230,36 +233,36 @@ def _play(g: Any, state: Any, history: Any, i: int, c: int) -> bool:
         state[i, TO_MOVE] = _after(seat, 1, seats)
         return False
     v = state[i, VARIANT]
-    winner = _taker(g, state, i)
+    winner = _taker(tab, state, i)
     gained = 0
     for s in range(seats):
-        gained += _value(g, v, state[i, TRICK + s])
+        gained += _value(tab, v, state[i, TRICK + s])
         state[i, TRICK + s] = -1
     state[i, ON_TRICK] = 0
     state[i, TRICKS_DONE] += 1
-    last = state[i, TRICKS_DONE] == g[P_HAND]
+    last = state[i, TRICKS_DONE] == _TABLES[tab, P_HAND]
     if last:
-        gained += g[P_LAST_BONUS]
-        if g[P_REST_TO_LAST]:
+        gained += _TABLES[tab, P_LAST_BONUS]
+        if _TABLES[tab, P_REST_TO_LAST]:
             rest = state[i, REST]
             while rest:
-                gained += _value(g, v, _lowest(rest))
+                gained += _value(tab, v, _lowest(rest))
                 rest &= rest - 1
-    state[i, TAKEN + g[G_SIDES + winner]] += gained
+    state[i, TAKEN + _TABLES[tab, G_SIDES + winner]] += gained
     state[i, LEADER] = winner
     state[i, TO_MOVE] = winner
     return last  # type: ignore[no-any-return]
 
 
 @_inline
-def _order(g: Any, v: int, c: int, valued: bool) -> int:
+def _order(tab: int, v: int, c: int, valued: bool) -> int:
     """A card's order for the rule-based player: by its value first, then its strength, or by
     its strength alone."""
-    return _value(g, v, c) * 256 + _strength(g, v, c) if valued else _strength(g, v, c)
+    return _value(tab, v, c) * 256 + _strength(tab, v, c) if valued else _strength(tab, v, c)
 
 
 @_inline
-def _extreme(g: Any, v: int, cards: int, highest: bool, valued: bool) -> int:
+def _extreme(tab: int, v: int, cards: int, highest: bool, valued: bool) -> int:
     """The card of a set first (or last) in that order: with ``valued``, the most (or the least)
     value, then the strongest (or weakest); without, the strongest (or weakest)."""
     best = _lowest(cards)
@@ -267,14 +270,14 @@ def _extreme(g: Any, v: int, cards: int, highest: bool, valued: bool) -> int:
     while cards:
         c = _lowest(cards)
         cards &= cards - 1
-        key, best_key = _order(g, v, c, valued), _order(g, v, best, valued)
+        key, best_key = _order(tab, v, c, valued), _order(tab, v, best, valued)
         if key > best_key if highest else key < best_key:
             best = c
     return best
 
 
 @_inline
-def _rule_card(g: Any, state: Any, i: int, legal: int) -> int:
+def _rule_card(tab: int, state: Any, i: int, legal: int) -> int:
     """The rule-based player's card.
 
     Where points are wanted: lead the cheapest card of the longest suit; not following and
@@ -285,90 +288,90 @@ def _rule_card(g: Any, state: Any, i: int, legal: int) -> int:
     (the trick is lost anyway), else with the weakest (someone may still go over)."""
     v = state[i, VARIANT]
     seat = state[i, TO_MOVE]
-    lower = g[P_LOWER_WINS]
+    lower = _TABLES[tab, P_LOWER_WINS]
     if state[i, ON_TRICK] == 0:
         if lower:
-            return _extreme(g, v, legal, False, True)
+            return _extreme(tab, v, legal, False, True)
         longest = 0
         for s in range(4):
-            if _count(legal & g[G_SUIT_BITS + s]) > _count(legal & g[G_SUIT_BITS + longest]):
+            if _count(legal & _TABLES[tab, G_SUIT_BITS + s]) > _count(legal & _TABLES[tab, G_SUIT_BITS + longest]):
                 longest = s
-        return _extreme(g, v, legal & g[G_SUIT_BITS + longest], False, True)
+        return _extreme(tab, v, legal & _TABLES[tab, G_SUIT_BITS + longest], False, True)
     leader = state[i, LEADER]
-    led = g[G_SUITS + state[i, TRICK + leader]]
-    taker = _taker(g, state, i)
+    led = _TABLES[tab, G_SUITS + state[i, TRICK + leader]]
+    taker = _taker(tab, state, i)
     best = state[i, TRICK + taker]
     takers = 0
     cards = legal
     while cards:
         c = _lowest(cards)
         cards &= cards - 1
-        if _beats(g, v, c, best, led):
+        if _beats(tab, v, c, best, led):
             takers |= 1 << c
-    following = legal & g[G_SUIT_BITS + led] != 0
-    last = state[i, ON_TRICK] == g[P_SEATS] - 1
+    following = legal & _TABLES[tab, G_SUIT_BITS + led] != 0
+    last = state[i, ON_TRICK] == _TABLES[tab, P_SEATS] - 1
     if lower:
         if not following and takers == 0:
-            return _extreme(g, v, legal, True, True)
+            return _extreme(tab, v, legal, True, True)
         under = legal & ~takers
         if under:
-            return _extreme(g, v, under, True, False)
-        return _extreme(g, v, legal, True, True) if last else _extreme(g, v, takers, False, False)
+            return _extreme(tab, v, under, True, False)
+        return _extreme(tab, v, legal, True, True) if last else _extreme(tab, v, takers, False, False)
     if not following and takers == 0:
-        return _extreme(g, v, legal, False, True)
-    if g[G_SIDES + taker] == g[G_SIDES + seat]:
-        return _extreme(g, v, legal, True, True)
+        return _extreme(tab, v, legal, False, True)
+    if _TABLES[tab, G_SIDES + taker] == _TABLES[tab, G_SIDES + seat]:
+        return _extreme(tab, v, legal, True, True)
     worth = 0
     for k in range(state[i, ON_TRICK]):
-        worth += _value(g, v, state[i, TRICK + _after(leader, k, g[P_SEATS])])
+        worth += _value(tab, v, state[i, TRICK + _after(leader, k, _TABLES[tab, P_SEATS])])
     if takers and (worth > 0 or last):
-        return _extreme(g, v, takers, False, False)
-    return _extreme(g, v, legal, False, True)
+        return _extreme(tab, v, takers, False, False)
+    return _extreme(tab, v, legal, False, True)
 
 
 @_inline
-def _policy_card(g: Any, state: Any, rng: Any, i: int, policy: int) -> int:
-    legal = _legal(g, state, i)
+def _policy_card(tab: int, state: Any, rng: Any, i: int, policy: int) -> int:
+    legal = _legal(tab, state, i)
     if policy == RULE:
-        return _rule_card(g, state, i, legal)
+        return _rule_card(tab, state, i, legal)
     return _nth_card(legal, _below(rng, i, _count(legal)))
 
 
 @_inline
-def _end_deal(g: Any, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
+def _end_deal(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
               terminated: Any, i: int, deck: Any) -> None:
     """Score deal ``i``, keep it in the finished arrays, and deal the next one.
 
     Each side keeps its whole points, and the rounding's remainder goes to the side that took
     the last trick, so no whole point of the deal is lost. A margin is the side's points less
     the other sides' mean (the other way round where points are poison)."""
-    sides, unit = g[P_SIDES], g[P_UNIT]
+    sides, unit = _TABLES[tab, P_SIDES], _TABLES[tab, P_UNIT]
     total = whole = 0
     for side in range(sides):
         total += state[i, TAKEN + side]
         whole += state[i, TAKEN + side] // unit
     all_points = total // unit
-    last_side = g[G_SIDES + state[i, LEADER]]
-    for seat in range(g[P_SEATS]):
-        side = g[G_SIDES + seat]
+    last_side = _TABLES[tab, G_SIDES + state[i, LEADER]]
+    for seat in range(_TABLES[tab, P_SEATS]):
+        side = _TABLES[tab, G_SIDES + seat]
         own = state[i, TAKEN + side] // unit + (all_points - whole if side == last_side else 0)
-        if g[P_MARGIN]:
+        if _TABLES[tab, P_MARGIN]:
             margin = own - (all_points - own) / (sides - 1)
-            rewards[i, seat] = -margin if g[P_LOWER_WINS] else margin
+            rewards[i, seat] = -margin if _TABLES[tab, P_LOWER_WINS] else margin
         else:
             rewards[i, seat] = own
-    _keep_finished(g, state, i, finished)
+    _keep_finished(tab, state, i, finished)
     for k in range(history.shape[1]):
         finished_history[i, k] = history[i, k]
     terminated[i] = True
-    _deal(g, state, rng, i, deck)
+    _deal(tab, state, rng, i, deck)
 
 
 @_inline
-def _keep_finished(g: Any, state: Any, i: int, finished: Any) -> None:
+def _keep_finished(tab: int, state: Any, i: int, finished: Any) -> None:
     """Keep how deal ``i`` was dealt: the hands, then its dealer, its cards set aside and its
     turned card (the columns of ``finished``)."""
-    seats = g[P_SEATS]
+    seats = _TABLES[tab, P_SEATS]
     for seat in range(seats):
         finished[i, seat] = state[i, DEALT_HANDS + seat]
     finished[i, seats] = state[i, DEALER]
@@ -377,30 +380,30 @@ def _keep_finished(g: Any, state: Any, i: int, finished: Any) -> None:
 
 
 @_inline
-def _run_policies(g: Any, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any,
+def _run_policies(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any,
                   rewards: Any, terminated: Any, i: int, policies: Any, deck: Any) -> int:
     """The built-in policies play deal ``i`` until an outside seat is to move (dealing anew when a
     deal ends); the cards they played."""
     played = 0
     while policies[state[i, TO_MOVE]] != OUTSIDE:
         played += 1
-        if _play(g, state, history, i, _policy_card(g, state, rng, i, policies[state[i, TO_MOVE]])):
-            _end_deal(g, state, rng, history, finished, finished_history, rewards, terminated, i, deck)
+        if _play(tab, state, history, i, _policy_card(tab, state, rng, i, policies[state[i, TO_MOVE]])):
+            _end_deal(tab, state, rng, history, finished, finished_history, rewards, terminated, i, deck)
     return played
 
 
 @_inline
-def _observe(g: Any, state: Any, i: int, observation: Any, mask: Any) -> None:
+def _observe(tab: int, state: Any, i: int, observation: Any, mask: Any) -> None:
     """Write deal ``i``'s legal mask and the observation of its seat to move, seats (and sides)
     counted from it."""
-    seats, cards = g[P_SEATS], g[P_CARDS]
+    seats, cards = _TABLES[tab, P_SEATS], _TABLES[tab, P_CARDS]
     me = state[i, TO_MOVE]
     v = state[i, VARIANT]
     # The offsets read once: the compiled code cannot know that writing the row leaves them be.
-    at_hand, at_trick, at_played = g[P_OBS_HAND], g[P_OBS_TRICK], g[P_OBS_PLAYED]
+    at_hand, at_trick, at_played = _TABLES[tab, P_OBS_HAND], _TABLES[tab, P_OBS_TRICK], _TABLES[tab, P_OBS_PLAYED]
     row = observation[i]
     row[:] = 0.0
-    legal = _legal(g, state, i)
+    legal = _legal(tab, state, i)
     mask[i, :] = False
     while legal:
         mask[i, _lowest(legal)] = True
@@ -420,58 +423,60 @@ def _observe(g: Any, state: Any, i: int, observation: Any, mask: Any) -> None:
             c = _lowest(played)
             played &= played - 1
             row[at_played + cards * k + c] = 1.0
-    row[g[P_OBS_LEADER] + _after(state[i, LEADER], seats - me, seats)] = 1.0
-    for k in range(g[P_SIDES]):
-        row[g[P_OBS_POINTS] + k] = state[i, TAKEN + g[G_SIDES + _after(me, k, seats)]] / g[G_SCALES + v]
-    row[g[P_OBS_TRICKS]] = state[i, TRICKS_DONE] / g[P_HAND]
-    if g[P_OBS_TRUMP] >= 0:
-        row[g[P_OBS_TRUMP] + g[G_TRUMPS + v]] = 1.0
-    if g[P_OBS_SHOWN] >= 0:
+    row[_TABLES[tab, P_OBS_LEADER] + _after(state[i, LEADER], seats - me, seats)] = 1.0
+    scale = _TABLES[tab, G_SCALES + v]
+    for k in range(_TABLES[tab, P_SIDES]):
+        side = _TABLES[tab, G_SIDES + _after(me, k, seats)]
+        row[_TABLES[tab, P_OBS_POINTS] + k] = state[i, TAKEN + side] / scale
+    row[_TABLES[tab, P_OBS_TRICKS]] = state[i, TRICKS_DONE] / _TABLES[tab, P_HAND]
+    if _TABLES[tab, P_OBS_TRUMP] >= 0:
+        row[_TABLES[tab, P_OBS_TRUMP] + _TABLES[tab, G_TRUMPS + v]] = 1.0
+    if _TABLES[tab, P_OBS_SHOWN] >= 0:
         shown = state[i, SHOWN]
         while shown:
             c = _lowest(shown)
             shown &= shown - 1
-            row[g[P_OBS_SHOWN] + c] = 1.0
+            row[_TABLES[tab, P_OBS_SHOWN] + c] = 1.0
 
 
 @_jit
-def _reset(g: Any, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
+def _reset(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
            terminated: Any, policies: Any, observation: Any, mask: Any) -> None:
-    deck = np.empty(g[P_CARDS], dtype=np.int64)
+    deck = np.empty(_TABLES[tab, P_CARDS], dtype=np.int64)
     for i in range(state.shape[0]):
-        _deal(g, state, rng, i, deck)
-        _run_policies(g, state, rng, history, finished, finished_history, rewards, terminated, i, policies, deck)
-        _observe(g, state, i, observation, mask)
+        _deal(tab, state, rng, i, deck)
+        _run_policies(tab, state, rng, history, finished, finished_history, rewards, terminated, i, policies, deck)
+        _observe(tab, state, i, observation, mask)
 
 
 @_jit
-def _observe_all(g: Any, state: Any, observation: Any, mask: Any) -> None:
+def _observe_all(tab: int, state: Any, observation: Any, mask: Any) -> None:
     for i in range(state.shape[0]):
-        _observe(g, state, i, observation, mask)
+        _observe(tab, state, i, observation, mask)
 
 
 @_inline
-def _is_legal(g: Any, state: Any, i: int, c: int) -> bool:
-    return 0 <= c < g[P_CARDS] and (_legal(g, state, i) >> c) & 1 == 1
+def _is_legal(tab: int, state: Any, i: int, c: int) -> bool:
+    return 0 <= c < _TABLES[tab, P_CARDS] and (_legal(tab, state, i) >> c) & 1 == 1
 
 
 @_jit
-def _first_illegal(g: Any, state: Any, actions: Any) -> int:
+def _first_illegal(tab: int, state: Any, actions: Any) -> int:
     """The first deal whose action is not a legal card, or -1."""
     for i in range(state.shape[0]):
-        if not _is_legal(g, state, i, actions[i]):
+        if not _is_legal(tab, state, i, actions[i]):
             return i
     return -1
 
 
 @_jit
-def _step(g: Any, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
+def _step(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
           terminated: Any, illegal: Any, policies: Any, illegal_reward: float, actions: Any,
           observation: Any, mask: Any) -> int:
     """Every deal plays its action, then its built-in policies; the cards played in all. An
     illegal action ends its deal with ``illegal_reward`` for the seat that chose it."""
-    seats = g[P_SEATS]
-    deck = np.empty(g[P_CARDS], dtype=np.int64)
+    seats = _TABLES[tab, P_SEATS]
+    deck = np.empty(_TABLES[tab, P_CARDS], dtype=np.int64)
     played = 0
     for i in range(state.shape[0]):
         terminated[i] = False
@@ -479,37 +484,37 @@ def _step(g: Any, state: Any, rng: Any, history: Any, finished: Any, finished_hi
         for seat in range(seats):
             rewards[i, seat] = 0.0
         c = actions[i]
-        if not _is_legal(g, state, i, c):
+        if not _is_legal(tab, state, i, c):
             illegal[i] = True
             terminated[i] = True
             rewards[i, state[i, TO_MOVE]] = illegal_reward
             for k in range(history.shape[1]):
                 finished_history[i, k] = -1
-            _keep_finished(g, state, i, finished)
-            _deal(g, state, rng, i, deck)
+            _keep_finished(tab, state, i, finished)
+            _deal(tab, state, rng, i, deck)
         else:
             played += 1
-            if _play(g, state, history, i, c):
-                _end_deal(g, state, rng, history, finished, finished_history, rewards, terminated, i, deck)
-        played += _run_policies(g, state, rng, history, finished, finished_history, rewards, terminated, i,
+            if _play(tab, state, history, i, c):
+                _end_deal(tab, state, rng, history, finished, finished_history, rewards, terminated, i, deck)
+        played += _run_policies(tab, state, rng, history, finished, finished_history, rewards, terminated, i,
                                 policies, deck)
-        _observe(g, state, i, observation, mask)
+        _observe(tab, state, i, observation, mask)
     return played
 
 
 @_jit
-def _playout(g: Any, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
+def _playout(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
              terminated: Any, every_seat: Any, policies: Any, cards: int, observation: Any, mask: Any) -> None:
     """``cards`` cards of every deal played by the policies ``every_seat`` of all the seats;
     then the deal's own policies play up to an outside seat, whose observation is written."""
-    deck = np.empty(g[P_CARDS], dtype=np.int64)
+    deck = np.empty(_TABLES[tab, P_CARDS], dtype=np.int64)
     for i in range(state.shape[0]):
         terminated[i] = False
         for _ in range(cards):
-            if _play(g, state, history, i, _policy_card(g, state, rng, i, every_seat[state[i, TO_MOVE]])):
-                _end_deal(g, state, rng, history, finished, finished_history, rewards, terminated, i, deck)
-        _run_policies(g, state, rng, history, finished, finished_history, rewards, terminated, i, policies, deck)
-        _observe(g, state, i, observation, mask)
+            if _play(tab, state, history, i, _policy_card(tab, state, rng, i, every_seat[state[i, TO_MOVE]])):
+                _end_deal(tab, state, rng, history, finished, finished_history, rewards, terminated, i, deck)
+        _run_policies(tab, state, rng, history, finished, finished_history, rewards, terminated, i, policies, deck)
+        _observe(tab, state, i, observation, mask)
 
 
 def observation_layout(play: TrickPlay) -> tuple[tuple[str, int, tuple[int, ...], str], ...]:
@@ -561,6 +566,57 @@ def _tables(play: TrickPlay, margin: bool) -> np.ndarray:
         g[G_SCALES + v] = play.deck_units(v)
     g[G_SIDES:G_SIDES + play.seats] = play.sides
     return g
+
+
+def _every_table() -> np.ndarray:
+    """The rows of every game the engine plays, at every seat count, with every choice of the
+    options that have choices (the others at their defaults), with and without margins: each
+    distinct row once."""
+    rows: dict[bytes, np.ndarray] = {}
+    for name in batched_games():
+        game = GAMES[name]
+        chosen = [spec for spec in game.option_specs if spec.choices is not None]
+        for seats in game.seat_counts:
+            for values in itertools.product(*(spec.choices or () for spec in chosen)):
+                options = {spec.name: value for spec, value in zip(chosen, values, strict=True)}
+                play = game(seats, **options).trick_play()
+                if play is not None:
+                    for margin in (False, True):
+                        row = _tables(play, margin)
+                        rows.setdefault(row.tobytes(), row)
+    return np.stack(list(rows.values()))
+
+
+_TABLES = _every_table()
+_ROWS = {row.tobytes(): k for k, row in enumerate(_TABLES)}
+
+
+@_jit
+def _compiled_tables() -> Any:
+    """The tables as the compiled code holds them (numba's cache may hold older ones)."""
+    return _TABLES.copy()
+
+
+_checked = False
+
+
+def _row_of(tables: np.ndarray) -> int:
+    """The row of these tables in ``_TABLES``. Where the compiled code holds other tables (a cache
+    compiled before the rules changed) or lacks these (an option without choices that changes
+    the tables), it is compiled anew with the tables as they are."""
+    global _TABLES, _checked
+    key = tables.tobytes()
+    stale = not _checked and not np.array_equal(_compiled_tables(), _TABLES)
+    _checked = True
+    if key not in _ROWS:
+        _ROWS[key] = len(_TABLES)
+        _TABLES = np.vstack([_TABLES, tables])
+        stale = True
+    if stale:
+        # The callees first: a caller compiles against the callee's code as it is then.
+        for function in (_compiled_tables, _deal, _reset, _observe_all, _first_illegal, _step, _playout):
+            function.recompile()
+    return _ROWS[key]
 
 
 def trick_play_of(game: str, seats: int | None = None, options: dict[str, JSON] | None = None) -> TrickPlay:
@@ -629,6 +685,7 @@ class BatchedGame:
         self.margin = reward == "margin"
         self.illegal_reward = float(illegal_reward)
         self.tables = _tables(play, self.margin)
+        self.tab = _row_of(self.tables)
         deal_cards = n * play.hand_size
         self.state = np.zeros((num_deals, COLUMNS), dtype=np.int64)
         self.rng = np.zeros(num_deals, dtype=np.uint64)
@@ -670,7 +727,7 @@ class BatchedGame:
         self.rewards[:] = 0.0
         self.terminated[:] = False
         self.illegal[:] = False
-        _reset(self.tables, self.state, self.rng, self.history, self.finished, self.finished_history,
+        _reset(self.tab, self.state, self.rng, self.history, self.finished, self.finished_history,
                self.rewards, self.terminated, self.policies, self.observation, self.legal_mask)
 
     def step(self, actions: np.ndarray, *, strict: bool = False) -> int:
@@ -684,17 +741,17 @@ class BatchedGame:
                              f"not {actions.dtype} of shape {actions.shape}")
         actions = actions.astype(np.int64, copy=False)
         if strict:
-            i = _first_illegal(self.tables, self.state, actions)
+            i = _first_illegal(self.tab, self.state, actions)
             if i >= 0:
                 raise ValueError(self.illegal_message(i, int(actions[i])))
-        played: int = _step(self.tables, self.state, self.rng, self.history, self.finished,
+        played: int = _step(self.tab, self.state, self.rng, self.history, self.finished,
                             self.finished_history, self.rewards, self.terminated, self.illegal, self.policies,
                             self.illegal_reward, actions, self.observation, self.legal_mask)
         return played
 
     def observe(self) -> None:
         """Write the observations and masks anew from the state (after changing it by hand)."""
-        _observe_all(self.tables, self.state, self.observation, self.legal_mask)
+        _observe_all(self.tab, self.state, self.observation, self.legal_mask)
 
     def illegal_message(self, i: int, action: int) -> str:
         seat = int(self.to_move[i])
@@ -707,7 +764,7 @@ class BatchedGame:
         """``cards`` cards of every deal played by built-in policies only, the outside seats
         included (they play at random): the engine's speed with no caller in the loop."""
         every_seat = np.where(self.policies == OUTSIDE, RANDOM, self.policies)
-        _playout(self.tables, self.state, self.rng, self.history, self.finished, self.finished_history,
+        _playout(self.tab, self.state, self.rng, self.history, self.finished, self.finished_history,
                  self.rewards, self.terminated, every_seat, self.policies, cards, self.observation, self.legal_mask)
 
     def card_name(self, position: int) -> str:
