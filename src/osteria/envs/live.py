@@ -14,9 +14,10 @@ every step of random matches of every game.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -29,23 +30,29 @@ from osteria.rules import quattrigghiu
 Deal = Any  # each game's own deal class: the live fillers read its attributes
 
 
+# A vector being written: float32 items set one by one, several times cheaper than numpy's
+# (a seat's state is a few dozen of them), handed out as a numpy array on the same memory.
+Planes: TypeAlias = "array[float]"
+
+
 class SeatPlanes:
     """What is kept of one seat's vector for the deal in progress: the blocks written once a
     deal and those its history makes so far."""
 
-    def __init__(self, deal: Deal, planes: Vector, rel: list[int], sizes: list[float]) -> None:
+    def __init__(self, deal: Deal, planes: Planes, rel: list[int], sizes: list[float]) -> None:
         self.deal = deal
         self.planes = planes
+        self.view: Vector = np.frombuffer(planes, np.float32)  # the same, for numpy's indexing
         self.rel = rel  # each seat counted from this one
         self.sizes = sizes  # the hand_sizes value of each number of cards
         self.seen = 0  # history entries taken so far
         self.flags: set[str] = set()  # what a game's filler has noted once (a forgetting done)
 
 
-# The blocks a history entry, as the seat saw it, sets; the blocks of the deal's current state;
-# the blocks written once a deal (dealer, options).
+# The blocks a history entry, as the seat saw it, sets; the blocks of the deal's current state,
+# written into a copy of the kept planes; the blocks written once a deal (dealer, options).
 Seen = Callable[[Encoding, Vector, int, int, str], None]
-State = Callable[[Encoding, list[int], dict[int, float], Match, Deal, int, SeatPlanes], None]
+State = Callable[[Encoding, Planes, Match, Deal, int, SeatPlanes], None]
 
 
 @dataclass(frozen=True)
@@ -95,17 +102,14 @@ class LiveEncoding:
         assert deal is not None, "no deal dealt yet"
         kept = self._seats[seat]
         if kept is None or kept.deal is not deal:
-            planes = np.zeros(e.observation_size + self.room, np.float32)
-            spec.constant(e, planes, deal, seat)
-            kept = self._seats[seat] = SeatPlanes(deal, planes, self._rel[seat], self._sizes)
-            # The totals change only as a deal ends.
-            totals: dict[int, float] = {}
-            _totals(e, totals, match, kept)
-            planes[list(totals)] = list(totals.values())
+            kept = SeatPlanes(deal, array("f", bytes(4 * (e.observation_size + self.room))), self._rel[seat],
+                              self._sizes)
+            self._seats[seat] = kept
+            spec.constant(e, kept.view, deal, seat)
+            _totals(e, kept.planes, match, kept)  # the totals change only as a deal ends
         history = deal.history
         if kept.seen < len(history):
-            seen_action, marks, n = deal.seen_action, self._marks, e.seats
-            marked: list[int] = []
+            seen_action, marks, n, planes = deal.seen_action, self._marks, e.seats, kept.planes
             for actor, action in history[kept.seen:]:
                 words = seen_action(seat, actor, action)
                 if words is not None:
@@ -113,29 +117,25 @@ class LiveEncoding:
                     found = marks.get(key)
                     if found is None:
                         found = marks[key] = self._marks_of(*key)
-                    marked += found
-            kept.planes[marked] = 1
+                    for i in found:
+                        planes[i] = 1.0
             kept.seen = len(history)
         if spec.update is not None:
-            spec.update(e, kept.planes, deal, seat, kept)
-        v = kept.planes.copy()
-        # The state's ones and other values, each written at once.
-        ones: list[int] = []
-        values: dict[int, float] = {}
-        spec.state(e, ones, values, match, deal, seat, kept)
-        v[ones + list(values)] = [1.0] * len(ones) + list(values.values())
-        return v
+            spec.update(e, kept.view, deal, seat, kept)
+        v = kept.planes[:]
+        spec.state(e, v, match, deal, seat, kept)
+        return np.frombuffer(v, np.float32)
 
 
 # -- what every trick game's state shows -------------------------------------------------------
 
-def _totals(e: Encoding, values: dict[int, float], match: Match, kept: SeatPlanes) -> None:
+def _totals(e: Encoding, v: Planes, match: Match, kept: SeatPlanes) -> None:
     base, scale, rel = e.offsets["totals"], e.total_scale, kept.rel
     for seat, total in enumerate(match.totals()):
-        values[base + rel[seat]] = min(max(total / scale, -10.0), 10.0)
+        v[base + rel[seat]] = min(max(total / scale, -10.0), 10.0)
 
 
-def _common_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, kept: SeatPlanes,
+def _common_state(e: Encoding, v: Planes, match: Match, kept: SeatPlanes,
                   hand: int, hands: list[int], leader: int | None, trick: list[int], last_winner: int | None,
                   tricks: int) -> None:
     """The common blocks but ``played`` and ``dealer``: the seat's hand, the trick and who led
@@ -143,23 +143,24 @@ def _common_state(e: Encoding, ones: list[int], values: dict[int, float], match:
     totals once the deal is over (the kept planes have them until then)."""
     n, d, o, at, rel = e.seats, e.deck_size, e.offsets, e.deck_position, kept.rel
     base = o["hand"]
-    ones += [base + at[c] for c in cards_of(hand)]
+    for c in cards_of(hand):
+        v[base + at[c]] = 1.0
     if leader is not None:
         base = o["trick"]
         for i, c in enumerate(trick):
-            ones.append(base + rel[(leader + i) % n] * d + at[c])
-        ones.append(o["trick_leader"] + rel[leader])
+            v[base + rel[(leader + i) % n] * d + at[c]] = 1.0
+        v[o["trick_leader"] + rel[leader]] = 1.0
     base, sizes = o["hand_sizes"], kept.sizes
     for seat, h in enumerate(hands):
-        values[base + rel[seat]] = sizes[h.bit_count()]
+        v[base + rel[seat]] = sizes[h.bit_count()]
     to_move = match.to_move
     if to_move is not None:
-        ones.append(o["to_move"] + rel[to_move])
+        v[o["to_move"] + rel[to_move]] = 1.0
     else:
-        _totals(e, values, match, kept)
+        _totals(e, v, match, kept)
     if last_winner is not None:
-        ones.append(o["last_trick_winner"] + rel[last_winner])
-    values[o["tricks_played"]] = min(tricks / e.max_tricks, 1.0)
+        v[o["last_trick_winner"] + rel[last_winner]] = 1.0
+    v[o["tricks_played"]] = min(tricks / e.max_tricks, 1.0)
 
 
 def _dealer(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
@@ -188,18 +189,19 @@ def _tressette_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
     enc_module.tressette_options(e, v, me)
 
 
-def _tressette_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
+def _tressette_state(e: Encoding, v: Planes, match: Match, deal: Deal, me: int,
                   kept: SeatPlanes) -> None:
     n, d, o, at = e.seats, e.deck_size, e.offsets, e.deck_position
-    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
+    _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   _winner(deal.last_trick), deal.tricks_done)
     for seat in deal.morto:
         if seat != me:
             row = o["open_hands"] + ((seat - me) % n - 1) * d
-            ones += [row + at[c] for c in cards_of(deal.hands[seat])]
+            for c in cards_of(deal.hands[seat]):
+                v[row + at[c]] = 1.0
     side = side_of(me)
-    values[o["side_points"]] = min(deal.thirds[side] / 3 / 11, 2.0)
-    values[o["side_points"] + 1] = min(deal.thirds[1 - side] / 3 / 11, 2.0)
+    v[o["side_points"]] = min(deal.thirds[side] / 3 / 11, 2.0)
+    v[o["side_points"] + 1] = min(deal.thirds[1 - side] / 3 / 11, 2.0)
 
 
 # Traversone -------------------------------------------------------------------------------------
@@ -209,15 +211,15 @@ def _traversone_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
     enc_module.traversone_options(e, v)
 
 
-def _traversone_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
+def _traversone_state(e: Encoding, v: Planes, match: Match, deal: Deal, me: int,
                       kept: SeatPlanes) -> None:
     n, o = e.seats, e.offsets
-    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
+    _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   _winner(deal.last_trick), deal.tricks_done)
     base = o["thirds"]
     for seat, thirds in enumerate(deal.taken):
-        values[base + (seat - me) % n] = min(thirds / 36, 3.0)
-    values[o["leftover"]] = min(deal.set_aside.bit_count() / 4, 1.0)
+        v[base + (seat - me) % n] = min(thirds / 36, 3.0)
+    v[o["leftover"]] = min(deal.set_aside.bit_count() / 4, 1.0)
 
 
 # Sancagna ---------------------------------------------------------------------------------------
@@ -244,22 +246,22 @@ def _thirds_summed(count: int) -> float:
     return float(total)
 
 
-def _sancagna_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
+def _sancagna_state(e: Encoding, v: Planes, match: Match, deal: Deal, me: int,
                     kept: SeatPlanes) -> None:
     n, o = e.seats, e.offsets
-    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
+    _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   _winner(deal.last_trick), deal.tricks_done)
     if deal.caller is not None:
-        ones.append(o["calling"] + (deal.caller - me) % n)
+        v[o["calling"] + (deal.caller - me) % n] = 1.0
     found = [seat for seat, _ in deal.found]
     for seat in set(found):
-        values[o["revokes"] + (seat - me) % n] = min(_thirds_summed(found.count(seat)), 2.0)
+        v[o["revokes"] + (seat - me) % n] = min(_thirds_summed(found.count(seat)), 2.0)
     if not deal.a_mente:
         side = side_of(me)
         for name, pair, scale, (low, high) in (("points", deal.points, 72, (0.0, 1.0)),
                                                ("tally", deal.tally, 42, (-2.0, 4.0))):
-            values[o[name]] = min(max(pair[side] / scale, low), high)
-            values[o[name] + 1] = min(max(pair[1 - side] / scale, low), high)
+            v[o[name]] = min(max(pair[side] / scale, low), high)
+            v[o[name] + 1] = min(max(pair[1 - side] / scale, low), high)
 
 
 # Quattrigghiu -----------------------------------------------------------------------------------
@@ -282,25 +284,25 @@ def _quattrigghiu_forget(e: Encoding, v: Vector, deal: Deal, me: int, kept: Seat
         kept.flags.add("forgotten")
 
 
-def _quattrigghiu_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
+def _quattrigghiu_state(e: Encoding, v: Planes, match: Match, deal: Deal, me: int,
                         kept: SeatPlanes) -> None:
     n, o, at = e.seats, e.offsets, e.deck_position
     tricks = deal.tricks
     shown = tricks[quattrigghiu.forgotten_basi(len(tricks)):]
-    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
+    _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   shown[-1][2] if shown else None, len(tricks))
-    ones.append(o["phase"] + enc_module.QUATTRIGGHIU_PHASES.index(deal.phase))
+    v[o["phase"] + enc_module.QUATTRIGGHIU_PHASES.index(deal.phase)] = 1.0
     if deal.caller >= 0:
-        ones.append(o["caller"] + (deal.caller - me) % n)
-        ones.append(o["trump"] + deal.trump)
+        v[o["caller"] + (deal.caller - me) % n] = 1.0
+        v[o["trump"] + deal.trump] = 1.0
     if deal.called >= 0:
-        ones.append(o["called_card"] + at[deal.called])
+        v[o["called_card"] + at[deal.called]] = 1.0
     if deal.aiuto_known_to(me):
-        ones.append(o["aiuto"] + (deal.aiuto - me) % n)
+        v[o["aiuto"] + (deal.aiuto - me) % n] = 1.0
     base = o["basi"]
     for seat, basi in enumerate(deal.basi):
-        values[base + (seat - me) % n] = min(basi / 10, 1.0)
-    values[o["tutita"]] = deal.attempt >= 0
+        v[base + (seat - me) % n] = min(basi / 10, 1.0)
+    v[o["tutita"]] = float(deal.attempt >= 0)
 
 
 # Calabresella -----------------------------------------------------------------------------------
@@ -309,31 +311,33 @@ def _calabresella_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -
     enc_module.calabresella_entry(e, v, me, actor, text)
 
 
-def _calabresella_state(e: Encoding, ones: list[int], values: dict[int, float], match: Match, deal: Deal, me: int,
+def _calabresella_state(e: Encoding, v: Planes, match: Match, deal: Deal, me: int,
                         kept: SeatPlanes) -> None:
     n, o, at = e.seats, e.offsets, e.deck_position
-    _common_state(e, ones, values, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
+    _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
                   _winner(deal.last_trick), deal.tricks_done)
-    ones.append(o["phase"] + enc_module.CALABRESELLA_PHASES.index(deal.phase))
+    v[o["phase"] + enc_module.CALABRESELLA_PHASES.index(deal.phase)] = 1.0
     if deal.contract is not None:
-        ones.append(o["contract"] + ("chiamata", "sola").index(deal.contract))
+        v[o["contract"] + ("chiamata", "sola").index(deal.contract)] = 1.0
     if deal.caller is not None:
-        ones.append(o["caller"] + (deal.caller - me) % n)
+        v[o["caller"] + (deal.caller - me) % n] = 1.0
     if deal.partner_known_to(me):
-        ones.append(o["partner"] + (deal.partner - me) % n)
+        v[o["partner"] + (deal.partner - me) % n] = 1.0
     if deal.called is not None:
-        ones.append(o["called"] + at[deal.called])
+        v[o["called"] + at[deal.called]] = 1.0
     if deal.holder_shown():  # n: the widow
-        ones.append(o["called_holder"] + (n if deal.holder is None else (deal.holder - me) % n))
+        v[o["called_holder"] + (n if deal.holder is None else (deal.holder - me) % n)] = 1.0
     if deal.ceded is not None:
-        ones.append(o["ceded"] + at[deal.ceded])
+        v[o["ceded"] + at[deal.ceded]] = 1.0
     if deal.widow_seen_by(me):
-        ones += [o["widow"] + at[c] for c in cards_of(deal.widow)]
+        for c in cards_of(deal.widow):
+            v[o["widow"] + at[c]] = 1.0
     if deal.discards_seen_by(me):
-        ones += [o["discards"] + at[c] for c in cards_of(deal.set_aside)]
+        for c in cards_of(deal.set_aside):
+            v[o["discards"] + at[c]] = 1.0
     base = o["thirds"]
     for seat, thirds in enumerate(deal.taken):
-        values[base + (seat - me) % n] = min(thirds / 36, 2.0)
+        v[base + (seat - me) % n] = min(thirds / 36, 2.0)
 
 
 LIVE_SPECS: dict[str, LiveSpec] = {
