@@ -10,6 +10,7 @@ from pettingzoo.test import api_test, seed_test
 
 from osteria.engine import RulesError
 from osteria.envs.pettingzoo import OsteriaEnv, env
+from osteria.envs.speed import play_random_deals, spelled
 from osteria.rules import GAMES
 
 SETUPS = [(game, seats) for game, cls in GAMES.items() for seats in cls.seat_counts]
@@ -85,13 +86,34 @@ def test_only_the_deciding_seat_has_legal_actions_and_a_dummy_never_decides() ->
     assert "seat_1" not in seen and "seat_3" in seen
 
 
-def test_an_illegal_action_is_refused_with_the_reason() -> None:
-    e = env("traversone", 4)
+@pytest.mark.parametrize("game", ["traversone", "tressette", "calabresella"])
+def test_an_illegal_action_is_refused_with_the_reason(game: str) -> None:
+    e = env(game)
     e.reset(seed=1)
     mask = e.observe(e.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
-    with pytest.raises(ValueError, match="cannot play"):
+    word = e.actions.step_word(illegal)
+    with pytest.raises(ValueError, match=rf"seat_\d cannot play that: '{word}' \(step {illegal}\) leads to no legal action"):
         e.step(illegal)
+    size = e.actions.size
+    with pytest.raises(ValueError, match=rf"step {size} is outside the action space 0\.\.{size - 1}"):
+        e.step(size)
+    assert not e.match.deal.history  # nothing was played
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+@pytest.mark.parametrize("actions", ["steps", "whole"])
+def test_the_steps_that_spell_each_action_play_that_action(game: str, seats: int, actions: str) -> None:
+    if actions == "whole" and game == "calabresella" and seats == 3:
+        pytest.skip("the whole scarto space is 91,390 actions: the steps cover the same words")
+    e = env(game, seats, actions=actions)
+    for played in play_random_deals(game, seats, 4, seed=11):
+        e.reset(seed=played.seed)
+        for step in spelled(played, e.actions):
+            assert e.observe(e.agent_selection)["action_mask"][step] == 1
+            e.step(step)
+        assert e.match is not None
+        assert e.match.deals[0].deal.history == played.match.deals[0].deal.history
 
 
 @pytest.mark.parametrize(("game", "seats"), SETUPS)

@@ -15,7 +15,7 @@ at three, whose scarto of four cards is one action): one step per decision.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -90,7 +90,14 @@ class ActionSpace:
                     raise ValueError(f"{action!r} is not one of the legal actions")
                 return steps
 
-    def _refuse(self, index: int, chosen: Sequence[str]) -> ValueError:
+    def single_step(self, action: str) -> int | None:
+        """The one step that spells ``action``, or None where it takes more. A decision whose
+        legal actions each take one step, each its own, is made at that step: the environments
+        then need neither the words nor :meth:`mask` (see :func:`step_mask`)."""
+        raise NotImplementedError
+
+    def refusal(self, index: int, chosen: Sequence[str]) -> ValueError:
+        """The error for a step the mask does not allow."""
         if not 0 <= index < self.size:
             return ValueError(f"step {index} is outside the action space 0..{self.size - 1}")
         after = f" after {' '.join(chosen)!r}" if chosen else ""
@@ -113,13 +120,16 @@ class WholeActions(ActionSpace):
     def choose(self, legal: Sequence[str], chosen: Sequence[str], index: int) -> tuple[list[str], str | None]:
         word = self.encoding.action_word(index) if 0 <= index < self.size else None
         if word not in legal:
-            raise self._refuse(index, chosen)
+            raise self.refusal(index, chosen)
         return [], word
 
     def reachable(self, legal: Sequence[str], chosen: Sequence[str]) -> list[str]:
         return list(legal)
 
     def next_step(self, action: str, chosen: Sequence[str]) -> int:
+        return self.encoding.action_index(action)
+
+    def single_step(self, action: str) -> int | None:
         return self.encoding.action_index(action)
 
     def step_word(self, index: int) -> str:
@@ -258,13 +268,12 @@ class StepActions(ActionSpace):
             vector[size + self._index[word]] = 1
 
     def mask(self, legal: Sequence[str], chosen: Sequence[str] = ()) -> Mask:
-        mask = np.zeros(self.size, np.int8)
         following, complete = self._continuations(legal, chosen)
         index = self._index
-        mask[[index[word] for word in following]] = 1
+        steps = [index[word] for word in following]
         if complete and following:
-            mask[self._done] = 1
-        return mask
+            steps.append(self._done)
+        return step_mask(self.size, steps)
 
     def choose(self, legal: Sequence[str], chosen: Sequence[str], index: int) -> tuple[list[str], str | None]:
         following, complete = self._continuations(legal, chosen)
@@ -272,7 +281,7 @@ class StepActions(ActionSpace):
             return [], complete[0]
         word = self.words[index] if 0 <= index < self._done else None
         if word is None or word not in following:
-            raise self._refuse(index, chosen)
+            raise self.refusal(index, chosen)
         if not chosen and word in self._whole_at_once(legal):
             return [], word
         # The cards of a run in the deck's order: one list of words for each choice so far.
@@ -282,6 +291,9 @@ class StepActions(ActionSpace):
         if complete and not following:
             return [], complete[0]
         return now, None
+
+    def single_step(self, action: str) -> int | None:
+        return self._index.get(action)
 
     def next_step(self, action: str, chosen: Sequence[str]) -> int:
         have = set(chosen)
@@ -298,6 +310,15 @@ class StepActions(ActionSpace):
         if index is None:
             raise ValueError(f"{word!r} is no step of {self.encoding.game}")
         return index
+
+
+def step_mask(size: int, steps: Iterable[int]) -> Mask:
+    """A mask of ``size`` with 1 at each of ``steps``: written byte by byte, which for the few
+    steps of a decision costs half of numpy's zeros and fancy indexing."""
+    mask = bytearray(size)
+    for step in steps:
+        mask[step] = 1
+    return np.frombuffer(mask, np.int8)
 
 
 def action_space(enc: Encoding, actions: str = "steps") -> ActionSpace:

@@ -25,7 +25,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from osteria.cards import make_rng
 from osteria.engine import JSON, Match, RulesError
-from osteria.envs.actions import ActionSpace, action_space
+from osteria.envs.actions import ActionSpace, action_space, step_mask
 from osteria.envs.encoding import Mask, Vector, encoding
 from osteria.envs.live import LiveEncoding
 
@@ -118,6 +118,12 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         # The deciding seat's legal actions, by their words, until the engine plays one.
         self._legal: dict[str, int] | None = None
         self._words: list[str] = []
+        # The same actions by their one step, where each takes one of its own (most turns of the
+        # card play), with each engine action's one step (ActionSpace.single_step) as it is met:
+        # such a turn is masked and played without its words.
+        self._actions: list[int] = []
+        self._by_step: dict[int, int] | None = None
+        self._single_steps: dict[int, int | None] = {}
         self._decider: int | None = None  # the seat that decides now (match.decider), None once over
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -134,7 +140,6 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         self.match.begin_deal()
         self.live.follow(self.match)
         self.chosen = []
-        self._legal = None
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -150,6 +155,31 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         decider = self._decider = self.match.decider
         assert decider is not None
         self.agent_selection = self.possible_agents[decider]
+        self._new_decision()
+
+    def _new_decision(self) -> None:
+        """Forget the last decision's legal actions, and take this one's by their steps where
+        each has one of its own."""
+        self._legal = None
+        match = self.match
+        assert match is not None
+        deal = match.deal
+        self._by_step = by_step = {}
+        if self._decider is None or deal is None:
+            self._actions = []
+            return
+        single_steps, single_step = self._single_steps, self.actions.single_step
+        actions = self._actions = deal.legal()
+        for action in actions:
+            step = single_steps.get(action, -1)
+            if step == -1:
+                step = single_steps[action] = single_step(deal.action_str(action))
+            if step is None:
+                self._by_step = None
+                return
+            by_step[step] = action
+        if len(by_step) < len(actions):  # two actions begin alike: their words tell them apart
+            self._by_step = None
 
     def legal(self) -> dict[str, int]:
         """The deciding seat's legal actions now: each word with the engine's action."""
@@ -157,8 +187,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             match = self.match
             assert match is not None
             deal = match.deal
-            self._legal = ({} if self._decider is None or deal is None
-                           else {deal.action_str(a): a for a in deal.legal()})
+            self._legal = {} if deal is None else {deal.action_str(a): a for a in self._actions}
             self._words = list(self._legal)
         return self._legal
 
@@ -168,6 +197,8 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         vector = self.live.vector(seat)
         if agent != self.agent_selection or self._decider != seat:
             return {"observation": vector, "action_mask": np.zeros(self.actions.size, np.int8)}
+        if self._by_step is not None and not self.chosen:
+            return {"observation": vector, "action_mask": step_mask(self.actions.size, self._by_step)}
         # The words chosen so far are the selected agent's own: no other seat sees them.
         self.actions.show_chosen(vector, self.chosen)
         self.legal()
@@ -180,15 +211,23 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
             return
         match = self.match
         assert match is not None and action is not None
-        legal = self.legal()
-        try:
-            self.chosen, word = self.actions.choose(self._words, self.chosen, int(action))
-        except ValueError as exc:
-            raise ValueError(f"{agent} cannot play that: {exc}") from None
+        index = int(action)
+        whole: int | None
+        if self._by_step is not None and not self.chosen:
+            whole = self._by_step.get(index)
+            if whole is None:
+                raise ValueError(f"{agent} cannot play that: {self.actions.refusal(index, [])}")
+        else:
+            legal = self.legal()
+            try:
+                self.chosen, word = self.actions.choose(self._words, self.chosen, index)
+            except ValueError as exc:
+                raise ValueError(f"{agent} cannot play that: {exc}") from None
+            whole = None if word is None else legal[word]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if word is not None:  # the action is whole: the engine plays it (else the agent goes on choosing)
-            self._play(match, agent, legal[word])
+        if whole is not None:  # the action is whole: the engine plays it (else the agent goes on choosing)
+            self._play(match, agent, whole)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -196,7 +235,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
     def _play(self, match: Match, agent: str, action: int) -> None:
         deals = len(match.results)
         match.apply(action)
-        self._legal = None
+        self._legal, self._actions, self._by_step = None, [], None
         self._decider = match.decider
         if len(match.results) > deals:
             for seat, reward in enumerate(deal_rewards(match, self.reward)):
@@ -206,7 +245,6 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         if not self.terminations[agent]:
             if match.deal_due:  # a match episode goes on with the next deal
                 match.begin_deal()
-                self._legal = None
             self._select_decider()
 
     def render(self) -> str | None:
