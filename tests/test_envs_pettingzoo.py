@@ -93,7 +93,8 @@ def test_an_illegal_action_is_refused_with_the_reason(game: str) -> None:
     mask = e.observe(e.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
     word = e.actions.step_word(illegal)
-    with pytest.raises(ValueError, match=rf"seat_\d cannot play that: '{word}' \(step {illegal}\) leads to no legal action"):
+    reason = rf"seat_\d cannot play that: '{word}' \(step {illegal}\) leads to no legal action"
+    with pytest.raises(ValueError, match=reason):
         e.step(illegal)
     size = e.actions.size
     with pytest.raises(ValueError, match=rf"step {size} is outside the action space 0\.\.{size - 1}"):

@@ -33,6 +33,8 @@ Part = str | frozenset[str]
 class ActionSpace:
     """How a seat's decision is made of steps, and what the choosing seat sees of it."""
 
+    done_step = -1  # the step DONE, where the space has it
+
     def __init__(self, enc: Encoding, blocks: Sequence[Block], size: int, longest: int) -> None:
         self.encoding = enc
         self.size = size
@@ -90,11 +92,14 @@ class ActionSpace:
                     raise ValueError(f"{action!r} is not one of the legal actions")
                 return steps
 
-    def single_step(self, action: str) -> int | None:
-        """The one step that spells ``action``, or None where it takes more. A decision whose
-        legal actions each take one step, each its own, is made at that step: the environments
-        then need neither the words nor :meth:`mask` (see :func:`step_mask`)."""
+    def spelling(self, action: str) -> Spelling:
+        """The parts that spell ``action``, each the steps that make it (a word, or a run of
+        cards chosen in any order): what a :class:`Choice` makes a decision on."""
         raise NotImplementedError
+
+    def extended(self, chosen: Sequence[str], word: str) -> list[str]:
+        """The words chosen after ``word`` is chosen after ``chosen``."""
+        return [*chosen, word]
 
     def refusal(self, index: int, chosen: Sequence[str]) -> ValueError:
         """The error for a step the mask does not allow."""
@@ -129,8 +134,8 @@ class WholeActions(ActionSpace):
     def next_step(self, action: str, chosen: Sequence[str]) -> int:
         return self.encoding.action_index(action)
 
-    def single_step(self, action: str) -> int | None:
-        return self.encoding.action_index(action)
+    def spelling(self, action: str) -> Spelling:
+        return (frozenset((self.encoding.action_index(action),)),)
 
     def step_word(self, index: int) -> str:
         return self.encoding.action_word(index)
@@ -146,7 +151,7 @@ class StepActions(ActionSpace):
     def __init__(self, enc: Encoding) -> None:
         self.words: list[str] = [*enc.parts, DONE]
         self._index = {word: i for i, word in enumerate(self.words)}
-        self._done = self._index[DONE]
+        self._done = self.done_step = self._index[DONE]
         self._cards = set(enc.card_index)
         self._parts: dict[str, tuple[Part, ...]] = {}
         self._firsts: dict[str, tuple[str, ...]] = {}
@@ -284,16 +289,21 @@ class StepActions(ActionSpace):
             raise self.refusal(index, chosen)
         if not chosen and word in self._whole_at_once(legal):
             return [], word
-        # The cards of a run in the deck's order: one list of words for each choice so far.
-        now = [w for part in self.parts([*chosen, word])
-               for w in (sorted(part, key=self._index.__getitem__) if isinstance(part, frozenset) else (part,))]
+        now = self.extended(chosen, word)
         following, complete = self._continuations(legal, now)
         if complete and not following:
             return [], complete[0]
         return now, None
 
-    def single_step(self, action: str) -> int | None:
-        return self._index.get(action)
+    def spelling(self, action: str) -> Spelling:
+        index = self._index
+        return tuple(frozenset(index[w] for w in part) if isinstance(part, frozenset) else frozenset((index[part],))
+                     for part in self._parts_of(action))
+
+    def extended(self, chosen: Sequence[str], word: str) -> list[str]:
+        # The cards of a run in the deck's order: one list of words for each choice so far.
+        return [w for part in self.parts([*chosen, word])
+                for w in (sorted(part, key=self._index.__getitem__) if isinstance(part, frozenset) else (part,))]
 
     def next_step(self, action: str, chosen: Sequence[str]) -> int:
         have = set(chosen)
@@ -310,6 +320,60 @@ class StepActions(ActionSpace):
         if index is None:
             raise ValueError(f"{word!r} is no step of {self.encoding.game}")
         return index
+
+
+# What spells an action (ActionSpace.spelling): its parts in order, each the steps that make
+# it up, in any order.
+Spelling = tuple[frozenset[int], ...]
+# An action being spelled: its spelling, the engine's action, the part reached, and the
+# steps of that part still to choose.
+Spelled = tuple[Spelling, int, int, frozenset[int]]
+
+
+class Choice:
+    """A decision made step by step on the engine's actions and their spellings, after the
+    steps chosen so far: the masks and the actions that :meth:`ActionSpace.mask` and
+    :meth:`ActionSpace.choose` give from the words, at a fraction of the cost (no word is
+    read, and a step narrows the actions of the last one, not every legal action again)."""
+
+    __slots__ = ("complete", "following", "space")
+
+    def __init__(self, space: ActionSpace, following: list[Spelled], complete: list[int]) -> None:
+        self.space = space
+        self.following = following  # the actions that go on
+        self.complete = complete  # those spelled whole
+
+    @classmethod
+    def of(cls, space: ActionSpace, spellings: Iterable[tuple[Spelling, int]]) -> Choice:
+        """The choice of a decision's legal actions, each with its spelling, before any step."""
+        return cls(space, [(spelling, action, 0, spelling[0]) for spelling, action in spellings], [])
+
+    def mask(self) -> Mask:
+        steps: set[int] = set().union(*(remaining for *_, remaining in self.following))
+        if self.complete and self.following:  # DONE ends the action spelled so far
+            steps.add(self.space.done_step)
+        return step_mask(self.space.size, steps)
+
+    def choose(self, index: int, chosen: Sequence[str]) -> Choice | int:
+        """The engine's action once ``index`` completes one, else the choice after it;
+        ValueError for a step the mask does not allow (``chosen``: the words so far)."""
+        if self.complete and self.following and index == self.space.done_step:
+            return self.complete[0]
+        following: list[Spelled] = []
+        complete: list[int] = []
+        for spelling, action, part, remaining in self.following:
+            if index in remaining:
+                remaining = remaining - {index}
+                if not remaining:
+                    part += 1
+                    if part == len(spelling):
+                        complete.append(action)
+                        continue
+                    remaining = spelling[part]
+                following.append((spelling, action, part, remaining))
+        if not following and not complete:
+            raise self.space.refusal(index, chosen)
+        return complete[0] if complete and not following else Choice(self.space, following, complete)
 
 
 def step_mask(size: int, steps: Iterable[int]) -> Mask:

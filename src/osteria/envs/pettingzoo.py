@@ -25,7 +25,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from osteria.cards import make_rng
 from osteria.engine import JSON, Match, RulesError
-from osteria.envs.actions import ActionSpace, action_space, step_mask
+from osteria.envs.actions import ActionSpace, Choice, Spelling, action_space
 from osteria.envs.encoding import Mask, Vector, encoding
 from osteria.envs.live import LiveEncoding
 
@@ -115,16 +115,11 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         self.match: Match | None = None
         self.live = LiveEncoding(self.encoding, room=self.actions.observation_size - self.encoding.observation_size)
         self.chosen: list[str] = []  # the words the selected agent has chosen of its action so far
-        # The deciding seat's legal actions, by their words, until the engine plays one.
-        self._legal: dict[str, int] | None = None
-        self._words: list[str] = []
-        # The same actions by their one step, where each takes one of its own (most turns of the
-        # card play), with each engine action's one step (ActionSpace.single_step) as it is met:
-        # such a turn is masked and played without its words.
-        self._actions: list[int] = []
-        self._by_step: dict[int, int] | None = None
-        self._single_steps: dict[int, int | None] = {}
         self._decider: int | None = None  # the seat that decides now (match.decider), None once over
+        # The deciding seat's choice after the steps chosen so far, on the engine's actions;
+        # each engine action's spelling, kept as it is met.
+        self._choice: Choice | None = None
+        self._spellings: dict[int, Spelling] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -158,38 +153,21 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         self._new_decision()
 
     def _new_decision(self) -> None:
-        """Forget the last decision's legal actions, and take this one's by their steps where
-        each has one of its own."""
-        self._legal = None
+        """The deciding seat's choice of its legal actions now, before its first step."""
         match = self.match
         assert match is not None
         deal = match.deal
-        self._by_step = by_step = {}
         if self._decider is None or deal is None:
-            self._actions = []
+            self._choice = None
             return
-        single_steps, single_step = self._single_steps, self.actions.single_step
-        actions = self._actions = deal.legal()
-        for action in actions:
-            step = single_steps.get(action, -1)
-            if step == -1:
-                step = single_steps[action] = single_step(deal.action_str(action))
-            if step is None:
-                self._by_step = None
-                return
-            by_step[step] = action
-        if len(by_step) < len(actions):  # two actions begin alike: their words tell them apart
-            self._by_step = None
-
-    def legal(self) -> dict[str, int]:
-        """The deciding seat's legal actions now: each word with the engine's action."""
-        if self._legal is None:
-            match = self.match
-            assert match is not None
-            deal = match.deal
-            self._legal = {} if deal is None else {deal.action_str(a): a for a in self._actions}
-            self._words = list(self._legal)
-        return self._legal
+        spellings, spelling_of, action_str = self._spellings, self.actions.spelling, deal.action_str
+        spelled = []
+        for action in deal.legal():
+            spelling = spellings.get(action)
+            if spelling is None:
+                spelling = spellings[action] = spelling_of(action_str(action))
+            spelled.append((spelling, action))
+        self._choice = Choice.of(self.actions, spelled)
 
     def observe(self, agent: str) -> dict[str, Vector | Mask]:
         assert self.match is not None, "reset() the environment first"
@@ -197,12 +175,10 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         vector = self.live.vector(seat)
         if agent != self.agent_selection or self._decider != seat:
             return {"observation": vector, "action_mask": np.zeros(self.actions.size, np.int8)}
-        if self._by_step is not None and not self.chosen:
-            return {"observation": vector, "action_mask": step_mask(self.actions.size, self._by_step)}
         # The words chosen so far are the selected agent's own: no other seat sees them.
         self.actions.show_chosen(vector, self.chosen)
-        self.legal()
-        return {"observation": vector, "action_mask": self.actions.mask(self._words, self.chosen)}
+        assert self._choice is not None
+        return {"observation": vector, "action_mask": self._choice.mask()}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -212,21 +188,20 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         match = self.match
         assert match is not None and action is not None
         index = int(action)
-        whole: int | None
-        if self._by_step is not None and not self.chosen:
-            whole = self._by_step.get(index)
-            if whole is None:
-                raise ValueError(f"{agent} cannot play that: {self.actions.refusal(index, [])}")
+        assert self._choice is not None
+        try:
+            after = self._choice.choose(index, self.chosen)
+        except ValueError as exc:
+            raise ValueError(f"{agent} cannot play that: {exc}") from None
+        whole: int | None = None
+        if isinstance(after, Choice):  # the agent goes on choosing
+            self._choice = after
+            self.chosen = self.actions.extended(self.chosen, self.actions.step_word(index))
         else:
-            legal = self.legal()
-            try:
-                self.chosen, word = self.actions.choose(self._words, self.chosen, index)
-            except ValueError as exc:
-                raise ValueError(f"{agent} cannot play that: {exc}") from None
-            whole = None if word is None else legal[word]
+            self.chosen, whole = [], after
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if whole is not None:  # the action is whole: the engine plays it (else the agent goes on choosing)
+        if whole is not None:  # the action is whole: the engine plays it
             self._play(match, agent, whole)
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -235,7 +210,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
     def _play(self, match: Match, agent: str, action: int) -> None:
         deals = len(match.results)
         match.apply(action)
-        self._legal, self._actions, self._by_step = None, [], None
+        self._choice = None
         self._decider = match.decider
         if len(match.results) > deals:
             for seat, reward in enumerate(deal_rewards(match, self.reward)):
