@@ -151,12 +151,12 @@ class StepActions(ActionSpace):
     def __init__(self, enc: Encoding) -> None:
         self.words: list[str] = [*enc.parts, DONE]
         self._index = {word: i for i, word in enumerate(self.words)}
-        self._done = self.done_step = self._index[DONE]
+        self.done_step = self._index[DONE]
         self._cards = set(enc.card_index)
-        self._parts: dict[str, tuple[Part, ...]] = {}
-        self._firsts: dict[str, tuple[str, ...]] = {}
-        self._alone: dict[tuple[str, ...], set[str]] = {}
-        self._recent: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[set[str], list[str]]] = {}
+        self._spellings: dict[str, Spelling] = {}
+        # An environment asks twice at each step (the mask it shows, then the step taken on
+        # it): the last choices are kept, which spares a pass over 1,820 scarti.
+        self._recent: dict[tuple[tuple[str, ...], tuple[str, ...]], Choice] = {}
         super().__init__(enc, [Block("choosing", (len(enc.parts),),
                                      "the words chosen so far of the action the seat is choosing")],
                          len(self.words), enc.longest_action + 1)
@@ -173,92 +173,29 @@ class StepActions(ActionSpace):
                 parts.append(frozenset((word,)))
         return tuple(parts)
 
-    def _parts_of(self, action: str) -> tuple[Part, ...]:
-        parts = self._parts.get(action)
-        if parts is None:
-            parts = self._parts[action] = self.parts(action.split())
-        return parts
-
-    def _first(self, action: str) -> tuple[str, ...]:
-        """The words an action's spelling may begin with."""
-        first = self._firsts.get(action)
-        if first is None:
-            part = self._parts_of(action)[0]
-            first = self._firsts[action] = tuple(part) if isinstance(part, frozenset) else (part,)
-        return first
-
-    def _after(self, action: str, have: tuple[Part, ...]) -> set[str] | None:
-        """The words that may follow ``have`` (the parts chosen) in spelling ``action``: empty
-        once it is spelled whole, None if ``have`` is no beginning of it."""
-        parts = self._parts_of(action)
-        k = len(have)
-        before = max(k - 1, 0)  # the parts that must be the action's own
-        if len(parts) < k or parts[:before] != have[:before]:
-            return None
-        if k:
-            last, theirs = have[-1], parts[k - 1]
-            if isinstance(last, frozenset):
-                if not isinstance(theirs, frozenset) or not last <= theirs:
-                    return None
-                if last != theirs:  # the run of cards goes on
-                    return set(theirs - last)
-            elif last != theirs:
-                return None
-        if len(parts) == k:
-            return set()
-        after = parts[k]
-        return set(after) if isinstance(after, frozenset) else {after}
-
-    def _continuations(self, legal: Sequence[str], chosen: Sequence[str]) -> tuple[set[str], list[str]]:
-        """The words that may follow ``chosen``, and the legal actions ``chosen`` spells whole."""
-        # An environment asks the same twice at each step (the mask it shows, then the step
-        # taken on it): the last answers are kept, which spares a pass over 1,820 scarti.
+    def _choice(self, legal: Sequence[str], chosen: Sequence[str]) -> Choice:
+        """The choice among the legal actions (each by its place in ``legal``) after the words
+        ``chosen``; ValueError where they begin none of them."""
         key = (tuple(legal), tuple(chosen))
-        found = self._recent.get(key)
-        if found is None:
-            found = self._recent[key] = self._continue(legal, chosen)
-            if len(self._recent) > 4:
-                del self._recent[next(iter(self._recent))]
-        return found
+        choice = self._recent.get(key)
+        if choice is None:
+            choice = Choice.of(self, [(self.spelling(action), i) for i, action in enumerate(legal)])
+            for k, word in enumerate(chosen):
+                after = choice.choose(self.step_index(word), chosen[:k])
+                if not isinstance(after, Choice):
+                    raise ValueError(f"{' '.join(chosen)!r} is a whole action: nothing is left to choose")
+                choice = after
+            self._keep(key, choice)
+        return choice
 
-    def _continue(self, legal: Sequence[str], chosen: Sequence[str]) -> tuple[set[str], list[str]]:
-        if not chosen:  # every action has a first part, and none is whole before it
-            return {word for action in legal for word in self._first(action)}, []
-        have = self.parts(chosen)
-        following: set[str] = set()
-        complete = []
-        first, begins = chosen[0], self._first
-        for action in legal:
-            if first not in begins(action):  # the quick test that leaves out most
-                continue
-            after = self._after(action, have)
-            if after is None:
-                continue
-            if after:
-                following |= after
-            else:
-                complete.append(action)
-        return following, complete
-
-    def _whole_at_once(self, legal: Sequence[str]) -> set[str]:
-        """The legal actions of one word that no other legal action begins with: each is whole
-        at its first step (a card where no signal may go with it)."""
-        key = tuple(legal)
-        found = self._alone.get(key)
-        if found is None:
-            begun: dict[str, int] = {}
-            for action in legal:
-                for word in self._first(action):
-                    begun[word] = begun.get(word, 0) + 1
-            found = self._alone[key] = {action for action in legal if begun.get(action) == 1
-                                        and len(self._parts_of(action)) == 1 and self._first(action) == (action,)}
-            if len(self._alone) > 4:
-                del self._alone[next(iter(self._alone))]
-        return found
+    def _keep(self, key: tuple[tuple[str, ...], tuple[str, ...]], choice: Choice) -> None:
+        self._recent[key] = choice
+        if len(self._recent) > 4:
+            del self._recent[next(iter(self._recent))]
 
     def reachable(self, legal: Sequence[str], chosen: Sequence[str]) -> list[str]:
-        have = self.parts(chosen)
-        return [action for action in legal if self._after(action, have) is not None]
+        choice = self._choice(legal, chosen)
+        return [legal[i] for i in sorted({spelled[1] for spelled in choice.following} | set(choice.complete))]
 
     def observe(self, observation: Mapping[str, Any], chosen: Sequence[str] = ()) -> Vector:
         vector = np.zeros(self.observation_size, np.float32)
@@ -273,32 +210,24 @@ class StepActions(ActionSpace):
             vector[size + self._index[word]] = 1
 
     def mask(self, legal: Sequence[str], chosen: Sequence[str] = ()) -> Mask:
-        following, complete = self._continuations(legal, chosen)
-        index = self._index
-        steps = [index[word] for word in following]
-        if complete and following:
-            steps.append(self._done)
-        return step_mask(self.size, steps)
+        return self._choice(legal, chosen).mask()
 
     def choose(self, legal: Sequence[str], chosen: Sequence[str], index: int) -> tuple[list[str], str | None]:
-        following, complete = self._continuations(legal, chosen)
-        if index == self._done and complete and following:
-            return [], complete[0]
-        word = self.words[index] if 0 <= index < self._done else None
-        if word is None or word not in following:
-            raise self.refusal(index, chosen)
-        if not chosen and word in self._whole_at_once(legal):
-            return [], word
-        now = self.extended(chosen, word)
-        following, complete = self._continuations(legal, now)
-        if complete and not following:
-            return [], complete[0]
+        after = self._choice(legal, chosen).choose(index, chosen)
+        if not isinstance(after, Choice):
+            return [], legal[after]
+        now = self.extended(chosen, self.words[index])
+        self._keep((tuple(legal), tuple(now)), after)
         return now, None
 
     def spelling(self, action: str) -> Spelling:
-        index = self._index
-        return tuple(frozenset(index[w] for w in part) if isinstance(part, frozenset) else frozenset((index[part],))
-                     for part in self._parts_of(action))
+        spelling = self._spellings.get(action)
+        if spelling is None:
+            index = self._index
+            spelling = self._spellings[action] = tuple(
+                frozenset(index[w] for w in part) if isinstance(part, frozenset) else frozenset((index[part],))
+                for part in self.parts(action.split()))
+        return spelling
 
     def extended(self, chosen: Sequence[str], word: str) -> list[str]:
         # The cards of a run in the deck's order: one list of words for each choice so far.
@@ -310,7 +239,7 @@ class StepActions(ActionSpace):
         for word in action.split():
             if word not in have:
                 return self._index[word]
-        return self._done
+        return self.done_step
 
     def step_word(self, index: int) -> str:
         return self.words[index]
