@@ -13,6 +13,7 @@ from osteria.engine import RulesError
 from osteria.envs.actions import DONE
 from osteria.envs.encoding import encoding
 from osteria.envs.gym import OsteriaGymEnv, env_id
+from osteria.envs.pettingzoo import observe_seat
 from osteria.rules import GAMES
 
 SETUPS = [(game, seats) for game, cls in GAMES.items() for seats in cls.seat_counts]
@@ -61,6 +62,24 @@ def test_the_learner_gets_its_own_deal_delta_against_the_bots(game: str, opponen
     # The learner's steps spell exactly seat 1's actions; the bots played every other seat.
     deal = env.match.deals[0].deal
     assert spelled == [sorted(deal.action_str(a).split()) for s, a in deal.history if s == 1]
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+@pytest.mark.parametrize("actions", ["steps", "whole"])
+def test_every_observation_is_what_the_learners_own_observation_encodes(game: str, seats: int, actions: str) -> None:
+    if actions == "whole" and game == "calabresella" and seats == 3:
+        pytest.skip("the whole scarto space is 91,390 actions: the steps cover the same words")
+    env = OsteriaGymEnv(game, seats, seat=seats - 1, opponents="random", actions=actions, episode="match")
+    observation, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(150):
+        assert env.match is not None
+        expected = observe_seat(env.actions, env.match, env.seat, env.chosen)
+        assert np.array_equal(expected["observation"], observation["observation"])
+        assert np.array_equal(expected["action_mask"], observation["action_mask"])
+        observation, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        if done:
+            break
 
 
 def test_the_learner_may_play_whole_actions() -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from osteria.engine import RulesError
+from osteria.engine import Deal, RulesError
 from osteria.envs.encoding import Block, Encoding, Mask, Vector
 
 ACTION_SPACES = ("steps", "whole")
@@ -37,6 +37,7 @@ class ActionSpace:
 
     def __init__(self, enc: Encoding, blocks: Sequence[Block], size: int, longest: int) -> None:
         self.encoding = enc
+        self._spelling_of_action: dict[int, Spelling] = {}  # by the engine's integer, as met
         self.size = size
         self.longest = longest  # the most steps one action takes
         self.blocks = tuple(blocks)
@@ -91,6 +92,17 @@ class ActionSpace:
                 if done != action:
                     raise ValueError(f"{action!r} is not one of the legal actions")
                 return steps
+
+    def decision(self, deal: Deal) -> Choice:
+        """The choice of the deal's legal actions now, before its first step (each action's
+        spelling is read once, and kept by its integer)."""
+        spellings, spelled = self._spelling_of_action, []
+        for action in deal.legal():
+            spelling = spellings.get(action)
+            if spelling is None:
+                spelling = spellings[action] = self.spelling(deal.action_str(action))
+            spelled.append((spelling, action))
+        return Choice.of(self, spelled)
 
     def spelling(self, action: str) -> Spelling:
         """The parts that spell ``action``, each the steps that make it (a word, or a run of

@@ -29,16 +29,10 @@ from gymnasium import spaces
 
 from osteria.bots import Bot, make_bot
 from osteria.engine import JSON, Match, RulesError
-from osteria.envs.actions import action_space
+from osteria.envs.actions import Choice, action_space
 from osteria.envs.encoding import encoding
-from osteria.envs.pettingzoo import (
-    RENDER_MODES,
-    check_settings,
-    deal_rewards,
-    observation_space,
-    observe_seat,
-    seat_text,
-)
+from osteria.envs.live import LiveEncoding
+from osteria.envs.pettingzoo import RENDER_MODES, check_settings, deal_rewards, observation_space, seat_text
 from osteria.rules import GAMES, batched_games
 
 Observation = dict[str, Any]  # "observation": Vector, "action_mask": Mask
@@ -73,7 +67,9 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
         self.observation_space = observation_space(self.actions)
         self.action_space = spaces.Discrete(self.actions.size)
         self.match: Match | None = None
+        self.live = LiveEncoding(self.encoding, room=self.actions.observation_size - self.encoding.observation_size)
         self.chosen: list[str] = []  # the words the learner has chosen of its action so far
+        self._choice: Choice | None = None  # the learner's, after the steps chosen so far
         self.bots: dict[int, Bot] = {}
         self.over = False  # whether the current episode has ended
         self._next: tuple[Match, dict[int, Bot]] | None = None  # dealt when the last episode ended
@@ -86,9 +82,24 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
         self._close_bots()
         self.match, self.bots = self._next or self._deal()
         self._next, self.over, self.chosen = None, False, []
-        observation = observe_seat(self.actions, self.match, self.seat)
+        self.live.follow(self.match)
+        self._choice = self._decision(self.match)
+        observation = self._observe()
         self._render_human()
         return observation, {}
+
+    def _decision(self, match: Match) -> Choice | None:
+        """The learner's choice of its legal actions where it decides now, before a step."""
+        deal = match.deal
+        return self.actions.decision(deal) if deal is not None and match.decider == self.seat else None
+
+    def _observe(self) -> Observation:
+        """The learner's vector, with the words it has chosen so far, and its action mask (all
+        zeros where it does not decide)."""
+        vector = self.live.vector(self.seat)
+        self.actions.show_chosen(vector, self.chosen)
+        mask = np.zeros(self.actions.size, np.int8) if self._choice is None else self._choice.mask()
+        return {"observation": vector, "action_mask": mask}
 
     def _deal(self) -> tuple[Match, dict[int, Bot]]:
         """A new episode from the environment's generator, played by the bots up to the learner's
@@ -128,24 +139,33 @@ class OsteriaGymEnv(gymnasium.Env[Observation, np.int64]):
             raise RuntimeError("the episode is over: reset() the environment")
         info: dict[str, Any] = {}
         reward = 0.0
+        assert self._choice is not None
+        index = int(action)
         try:
-            self.chosen, word = self.actions.choose(match.legal_actions(), self.chosen, int(action))
+            after = self._choice.choose(index, self.chosen)
         except ValueError as exc:
             reward, info["illegal_action"] = self.illegal_reward, str(exc)
-            self.over, self.chosen = True, []
+            self.over, self.chosen, self._choice = True, [], None
         else:
-            if word is not None:  # the action is whole: the engine plays it, then the bots
+            if isinstance(after, Choice):  # the learner goes on choosing
+                self._choice = after
+                self.chosen = self.actions.extended(self.chosen, self.actions.step_word(index))
+            else:  # the action is whole: the engine plays it, then the bots
+                self.chosen = []
                 deals = len(match.results)
-                match.play(word)
+                match.apply(after)
                 reward = deal_rewards(match, self.reward)[self.seat] if len(match.results) > deals else 0.0
                 reward += sum(self._bots_play(match, self.bots))
                 self.over = self._episode_over(match)
-        observation = observe_seat(self.actions, match, self.seat, self.chosen)
+                self._choice = None if self.over else self._decision(match)
+        observation = self._observe()
         if self.over:
             # The mask the next episode starts with: a vector environment's autoreset acts on it.
             self._drop_next()
             self._next = self._deal()
-            observation["action_mask"] = observe_seat(self.actions, self._next[0], self.seat)["action_mask"]
+            next_choice = self._decision(self._next[0])
+            assert next_choice is not None
+            observation["action_mask"] = next_choice.mask()
         self._render_human()
         return observation, reward, self.over, False, info
 

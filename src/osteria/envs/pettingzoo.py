@@ -25,7 +25,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from osteria.cards import make_rng
 from osteria.engine import JSON, Match, RulesError
-from osteria.envs.actions import ActionSpace, Choice, Spelling, action_space
+from osteria.envs.actions import ActionSpace, Choice, action_space
 from osteria.envs.encoding import Mask, Vector, encoding
 from osteria.envs.live import LiveEncoding
 
@@ -116,10 +116,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         self.live = LiveEncoding(self.encoding, room=self.actions.observation_size - self.encoding.observation_size)
         self.chosen: list[str] = []  # the words the selected agent has chosen of its action so far
         self._decider: int | None = None  # the seat that decides now (match.decider), None once over
-        # The deciding seat's choice after the steps chosen so far, on the engine's actions;
-        # each engine action's spelling, kept as it is met.
-        self._choice: Choice | None = None
-        self._spellings: dict[int, Spelling] = {}
+        self._choice: Choice | None = None  # the deciding seat's, after the steps chosen so far
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -157,17 +154,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         match = self.match
         assert match is not None
         deal = match.deal
-        if self._decider is None or deal is None:
-            self._choice = None
-            return
-        spellings, spelling_of, action_str = self._spellings, self.actions.spelling, deal.action_str
-        spelled = []
-        for action in deal.legal():
-            spelling = spellings.get(action)
-            if spelling is None:
-                spelling = spellings[action] = spelling_of(action_str(action))
-            spelled.append((spelling, action))
-        self._choice = Choice.of(self.actions, spelled)
+        self._choice = None if self._decider is None or deal is None else self.actions.decision(deal)
 
     def observe(self, agent: str) -> dict[str, Vector | Mask]:
         assert self.match is not None, "reset() the environment first"
