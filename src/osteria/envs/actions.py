@@ -96,13 +96,13 @@ class ActionSpace:
     def decision(self, deal: Deal) -> Choice:
         """The choice of the deal's legal actions now, before its first step (each action's
         spelling is read once, and kept by its integer)."""
-        spellings, spelled = self._spelling_of_action, []
+        spellings, following = self._spelling_of_action, []
         for action in deal.legal():
             spelling = spellings.get(action)
             if spelling is None:
                 spelling = spellings[action] = self.spelling(deal.action_str(action))
-            spelled.append((spelling, action))
-        return Choice.of(self, spelled)
+            following.append((spelling, action, 0, spelling[0]))
+        return Choice(self, following, [])
 
     def spelling(self, action: str) -> Spelling:
         """The parts that spell ``action``, each the steps that make it (a word, or a run of
@@ -290,10 +290,13 @@ class Choice:
         return cls(space, [(spelling, action, 0, spelling[0]) for spelling, action in spellings], [])
 
     def mask(self) -> Mask:
-        steps: set[int] = set().union(*(remaining for *_, remaining in self.following))
+        mask = bytearray(self.space.size)
+        for spelled in self.following:
+            for step in spelled[3]:
+                mask[step] = 1
         if self.complete and self.following:  # DONE ends the action spelled so far
-            steps.add(self.space.done_step)
-        return step_mask(self.space.size, steps)
+            mask[self.space.done_step] = 1
+        return np.frombuffer(mask, np.int8)
 
     def choose(self, index: int, chosen: Sequence[str]) -> Choice | int:
         """The engine's action once ``index`` completes one, else the choice after it;
@@ -315,15 +318,6 @@ class Choice:
         if not following and not complete:
             raise self.space.refusal(index, chosen)
         return complete[0] if complete and not following else Choice(self.space, following, complete)
-
-
-def step_mask(size: int, steps: Iterable[int]) -> Mask:
-    """A mask of ``size`` with 1 at each of ``steps``: written byte by byte, which for the few
-    steps of a decision costs half of numpy's zeros and fancy indexing."""
-    mask = bytearray(size)
-    for step in steps:
-        mask[step] = 1
-    return np.frombuffer(mask, np.int8)
 
 
 def action_space(enc: Encoding, actions: str = "steps") -> ActionSpace:

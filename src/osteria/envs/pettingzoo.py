@@ -162,8 +162,8 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         vector = self.live.vector(seat)
         if agent != self.agent_selection or self._decider != seat:
             return {"observation": vector, "action_mask": np.zeros(self.actions.size, np.int8)}
-        # The words chosen so far are the selected agent's own: no other seat sees them.
-        self.actions.show_chosen(vector, self.chosen)
+        if self.chosen:  # the words chosen so far are the selected agent's own: no other seat sees them
+            self.actions.show_chosen(vector, self.chosen)
         assert self._choice is not None
         return {"observation": vector, "action_mask": self._choice.mask()}
 
