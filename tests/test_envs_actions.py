@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import osteria
 from osteria.engine import Match, RulesError
-from osteria.envs.actions import DONE, StepActions, WholeActions, action_space
+from osteria.envs.actions import ACTION_SPACES, DONE, Choice, StepActions, WholeActions, action_space
 from osteria.envs.encoding import encoding
 from osteria.rules import GAMES
 
@@ -103,6 +103,32 @@ def test_random_steps_along_the_mask_always_end_in_a_legal_action(variant: tuple
                 break
         else:
             pytest.fail(f"no action after {space.longest} steps: {chosen}")
+
+
+@settings(max_examples=10, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32), actions=st.sampled_from(ACTION_SPACES))
+def test_a_decision_on_the_engines_integers_walks_as_its_words_do(variant: tuple[str, int, dict], seed: int,
+                                                                   actions: str) -> None:
+    game, seats, options = variant
+    space = action_space(encoding(game, seats, **options), actions)
+    match = osteria.new_match(game, seats=seats, seed=seed, **options)
+    rng = random.Random(seed)
+    while match.decider is not None and not match.results:
+        deal, legal = match.deal, match.legal_actions()
+        assert deal is not None
+        choice, chosen = space.decision(deal), []
+        while True:
+            mask = space.mask(legal, chosen)
+            assert np.array_equal(choice.mask(), mask), chosen
+            step = int(rng.choice(np.flatnonzero(mask)))
+            chosen, word = space.choose(legal, chosen, step)
+            after = choice.choose(step, chosen)
+            if word is not None:
+                assert not isinstance(after, Choice) and deal.action_str(after) == word
+                break
+            assert isinstance(after, Choice)
+            choice = after
+        match.play(word)
 
 
 def caller_at_scarto(seed: int) -> Match:
