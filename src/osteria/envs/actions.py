@@ -11,6 +11,11 @@ action once it is spelled. Every game's space is then 61 steps or fewer (Tresset
 
 ``whole``: one index per action word of :mod:`osteria.envs.encoding` (91,592 in Calabresella
 at three, whose scarto of four cards is one action): one step per decision.
+
+Either way a decision is a :class:`Choice`: each legal action with its spelling (its parts in
+order, each the steps that make it), narrowed at each step to the actions it can still
+complete. The environments make it on the engine's integers (:meth:`ActionSpace.decision`);
+the methods on words (``mask``, ``choose``) make the same choice on the legal words.
 """
 
 from __future__ import annotations
