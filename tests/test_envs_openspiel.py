@@ -323,3 +323,24 @@ def test_osteria_bots_choose_alike_on_every_state_their_player_cannot_tell_apart
             assert OsteriaBot(loaded, player, SEARCHERS[name](game)).step(sample) == chosen
             compared += 1
     assert compared == 8
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+def test_the_observation_tensor_is_the_players_view_encoded(game: str, seats: int) -> None:
+    # The tensor is written live from the state; the views encoded are the reference. Two
+    # states played in turn (one a clone of the other) make the observer follow each afresh.
+    loaded = pyspiel.load_game(short_name(game), {"players": seats})
+    observer = loaded.make_py_observer()
+    rng = random.Random(seats)
+    state = loaded.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    states = [state, state.clone()]
+    for step in range(120):
+        state = states[step % 2]
+        if state.is_terminal():
+            break
+        for player in range(seats):
+            expected = observer._vector(state.view(player), player)
+            assert np.array_equal(np.asarray(state.observation_tensor(player), np.float32), expected), (step, player)
+        state.apply_action(rng.choice(state.legal_actions()))

@@ -17,17 +17,30 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
 from osteria.cards import cards_of
-from osteria.engine import Match, side_of
+from osteria.engine import side_of
 from osteria.envs import encoding as enc_module
 from osteria.envs.encoding import Encoding, Vector
 from osteria.rules import quattrigghiu
 
 Deal = Any  # each game's own deal class: the live fillers read its attributes
+
+
+class Table(Protocol):
+    """What the live encoding reads of a match: its deal on view, the seat to move (None once
+    the deal or the match is over) and the totals."""
+
+    @property
+    def deal(self) -> Deal | None: ...
+
+    @property
+    def to_move(self) -> int | None: ...
+
+    def totals(self) -> list[int]: ...
 
 
 # A vector being written: float32 items set one by one, several times cheaper than numpy's
@@ -52,7 +65,7 @@ class SeatPlanes:
 # The blocks a history entry, as the seat saw it, sets; the blocks of the deal's current state,
 # written into a copy of the kept planes; the blocks written once a deal (dealer, options).
 Seen = Callable[[Encoding, Vector, int, int, str], None]
-State = Callable[[Encoding, Planes, Match, Deal, int, SeatPlanes], None]
+State = Callable[[Encoding, Planes, Table, Deal, int, SeatPlanes], None]
 
 
 @dataclass(frozen=True)
@@ -68,7 +81,7 @@ class LiveSpec:
 class LiveEncoding:
     """Every seat's vector of one match, as ``Encoding.observe(match.observation(seat))``."""
 
-    def __init__(self, encoding: Encoding, match: Match | None = None, room: int = 0) -> None:
+    def __init__(self, encoding: Encoding, match: Table | None = None, room: int = 0) -> None:
         self.encoding = encoding
         self.room = room  # zeros after the encoding's vector, for what a caller adds to it
         self._spec = LIVE_SPECS[encoding.game]
@@ -80,7 +93,7 @@ class LiveEncoding:
         # counted from the seat: the places it sets are kept by those two.
         self._marks: dict[tuple[int, str], list[int]] = {}
 
-    def follow(self, match: Match | None) -> None:
+    def follow(self, match: Table | None) -> None:
         """Encode another match from now on (the places history entries set are kept)."""
         self.match = match
         self._seats: list[SeatPlanes | None] = [None] * self.encoding.seats
@@ -129,13 +142,13 @@ class LiveEncoding:
 
 # -- what every trick game's state shows -------------------------------------------------------
 
-def _totals(e: Encoding, v: Planes, match: Match, kept: SeatPlanes) -> None:
+def _totals(e: Encoding, v: Planes, match: Table, kept: SeatPlanes) -> None:
     base, scale, rel = e.offsets["totals"], e.total_scale, kept.rel
     for seat, total in enumerate(match.totals()):
         v[base + rel[seat]] = min(max(total / scale, -10.0), 10.0)
 
 
-def _common_state(e: Encoding, v: Planes, match: Match, kept: SeatPlanes,
+def _common_state(e: Encoding, v: Planes, match: Table, kept: SeatPlanes,
                   hand: int, hands: list[int], leader: int | None, trick: list[int], last_winner: int | None,
                   tricks: int) -> None:
     """The common blocks but ``played`` and ``dealer``: the seat's hand, the trick and who led
@@ -189,7 +202,7 @@ def _tressette_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
     enc_module.tressette_options(e, v, me)
 
 
-def _tressette_state(e: Encoding, v: Planes, match: Match, deal: Deal, me: int,
+def _tressette_state(e: Encoding, v: Planes, match: Table, deal: Deal, me: int,
                   kept: SeatPlanes) -> None:
     n, d, o, at = e.seats, e.deck_size, e.offsets, e.deck_position
     _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
@@ -211,7 +224,7 @@ def _traversone_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
     enc_module.traversone_options(e, v)
 
 
-def _traversone_state(e: Encoding, v: Planes, match: Match, deal: Deal, me: int,
+def _traversone_state(e: Encoding, v: Planes, match: Table, deal: Deal, me: int,
                       kept: SeatPlanes) -> None:
     n, o = e.seats, e.offsets
     _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
@@ -246,7 +259,7 @@ def _thirds_summed(count: int) -> float:
     return float(total)
 
 
-def _sancagna_state(e: Encoding, v: Planes, match: Match, deal: Deal, me: int,
+def _sancagna_state(e: Encoding, v: Planes, match: Table, deal: Deal, me: int,
                     kept: SeatPlanes) -> None:
     n, o = e.seats, e.offsets
     _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
@@ -284,7 +297,7 @@ def _quattrigghiu_forget(e: Encoding, v: Vector, deal: Deal, me: int, kept: Seat
         kept.flags.add("forgotten")
 
 
-def _quattrigghiu_state(e: Encoding, v: Planes, match: Match, deal: Deal, me: int,
+def _quattrigghiu_state(e: Encoding, v: Planes, match: Table, deal: Deal, me: int,
                         kept: SeatPlanes) -> None:
     n, o, at = e.seats, e.offsets, e.deck_position
     tricks = deal.tricks
@@ -311,7 +324,7 @@ def _calabresella_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -
     enc_module.calabresella_entry(e, v, me, actor, text)
 
 
-def _calabresella_state(e: Encoding, v: Planes, match: Match, deal: Deal, me: int,
+def _calabresella_state(e: Encoding, v: Planes, match: Table, deal: Deal, me: int,
                         kept: SeatPlanes) -> None:
     n, o, at = e.seats, e.offsets, e.deck_position
     _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,

@@ -43,6 +43,7 @@ from osteria.cards import CARD_STRINGS
 from osteria.engine import JSON, Deal, Game, RulesError, public_view
 from osteria.envs.actions import ACTION_SPACES, ActionSpace, action_space
 from osteria.envs.encoding import Encoding, Vector, encoding
+from osteria.envs.live import LiveEncoding
 from osteria.rules import GAMES
 
 PREFIX = "osteria_"
@@ -196,6 +197,21 @@ class OsteriaGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"osteria observers take no parameters, not {params}")
         return OsteriaObserver(_SETUPS[self.setup_key], iig_obs_type)
+
+
+class FirstDeal:
+    """A state's deal as the live encoding reads a match: the first deal, no totals before it."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        self._totals = [0] * deal.seats
+
+    @property
+    def to_move(self) -> int | None:
+        return self.deal.to_move
+
+    def totals(self) -> list[int]:
+        return self._totals
 
 
 class OsteriaState(pyspiel.State):  # type: ignore[misc]
@@ -406,6 +422,8 @@ class OsteriaObserver:
                       pyspiel.PrivateInfoType.SINGLE_PLAYER: 1,
                       pyspiel.PrivateInfoType.ALL_PLAYERS: n}[self.private_info]
         self.tensor: Tensor = np.zeros(self.views * self.seat_size, np.float32)
+        self._live = LiveEncoding(setup.encoding, room=size - setup.encoding.observation_size)
+        self._followed: OsteriaState | None = None
         self.dict: dict[str, Tensor] = {}
         if self.views:
             by_seat = self.tensor.reshape(self.views, self.seat_size)
@@ -418,8 +436,11 @@ class OsteriaObserver:
         if not self.views:
             return
         n, single = self.setup.rules.seats, self.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        if single and self.public_info:
-            self.tensor[:] = self._vector(state.view(player), player)  # the usual case: no other seat read
+        if single and self.public_info:  # the usual case: no other seat read
+            if state.deal is not None and not self.perfect_recall:
+                self.tensor[:] = self._live_vector(state, player)
+            else:
+                self.tensor[:] = self._vector(state.view(player), player)
             return
         frame = 0 if self.private_info == pyspiel.PrivateInfoType.NONE else player
         views = [state.view(seat) for seat in range(n)]
@@ -432,6 +453,19 @@ class OsteriaObserver:
         if not self.public_info:
             seen = [np.where(vector == public, 0, vector) for vector in seen]
         self.tensor[:] = np.concatenate(seen)
+
+    def _live_vector(self, state: OsteriaState, player: int) -> Vector:
+        """The player's vector, as ``_vector`` encodes its view, written by a live encoding
+        that follows the last state asked (a state moves only forward, and its history is taken
+        once; another state is followed afresh)."""
+        if state is not self._followed:
+            assert state.deal is not None
+            self._live.follow(FirstDeal(state.deal))
+            self._followed = state
+        vector = self._live.vector(player)
+        if state.current_player() == player:  # its words chosen so far: its own
+            self.setup.actions.show_chosen(vector, state.chosen)
+        return vector
 
     def _vector(self, view: dict[str, JSON], frame: int) -> Vector:
         """A seat's vector, its seats counted from ``frame``."""
