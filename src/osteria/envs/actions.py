@@ -294,13 +294,20 @@ class Choice:
         """The choice of a decision's legal actions, each with its spelling, before any step."""
         return cls(space, [(spelling, action, 0, spelling[0]) for spelling, action in spellings], [])
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Choice:
+        return self  # a choice is never changed once made: a copy of a game's state shares it
+
+    def steps(self) -> list[int]:
+        """The steps allowed now, in order."""
+        steps = {step for spelled in self.following for step in spelled[3]}
+        if self.complete and self.following:  # DONE ends the action spelled so far
+            steps.add(self.space.done_step)
+        return sorted(steps)
+
     def mask(self) -> Mask:
         mask = bytearray(self.space.size)
-        for spelled in self.following:
-            for step in spelled[3]:
-                mask[step] = 1
-        if self.complete and self.following:  # DONE ends the action spelled so far
-            mask[self.space.done_step] = 1
+        for step in self.steps():
+            mask[step] = 1
         return np.frombuffer(mask, np.int8)
 
     def choose(self, index: int, chosen: Sequence[str]) -> Choice | int:

@@ -41,7 +41,7 @@ import pyspiel  # type: ignore[import-not-found, unused-ignore]
 from osteria.bots import Bot, make_bot
 from osteria.cards import CARD_STRINGS
 from osteria.engine import JSON, Deal, Game, RulesError, public_view
-from osteria.envs.actions import ACTION_SPACES, ActionSpace, action_space
+from osteria.envs.actions import ACTION_SPACES, ActionSpace, Choice, action_space
 from osteria.envs.encoding import Encoding, Vector, encoding
 from osteria.envs.live import LiveEncoding
 from osteria.rules import GAMES
@@ -110,19 +110,12 @@ class _Setup:
         self.history_words = {w: i for i, w in enumerate(self.encoding.parts)}
         # An engine action and its word are the same in every deal: remember them.
         self._word_of: dict[int, str] = {}
-        self._engine_of: dict[str, int] = {}
 
     def word_of(self, deal: Deal, action: int) -> str:
         word = self._word_of.get(action)
         if word is None:
             word = self._word_of[action] = deal.action_str(action)
         return word
-
-    def engine_of(self, deal: Deal, word: str) -> int:
-        action = self._engine_of.get(word)
-        if action is None:
-            action = self._engine_of[word] = deal.parse_action(word)
-        return action
 
     def legal_words(self, deal: Deal) -> list[str]:
         return [self.word_of(deal, a) for a in deal.legal()]
@@ -224,6 +217,7 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         self.drawn: list[int] = []  # deck indices, in drawing order
         self.deal: Deal | None = None
         self.chosen: list[str] = []  # the words the player to decide has chosen of its action
+        self._choice: Choice | None = None  # its choice after them, made when first asked
 
     @property
     def _setup(self) -> _Setup:
@@ -244,21 +238,35 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         left = sorted(set(range(len(rules.deck))) - set(self.drawn))
         return [(c, 1.0 / len(left)) for c in left]
 
+    def _decision(self) -> Choice:
+        """The player's choice on the engine's integers after its words chosen so far."""
+        choice = self._choice
+        if choice is None:
+            deal, actions = self.deal, self._setup.actions
+            assert deal is not None
+            choice = actions.decision(deal)
+            for k, word in enumerate(self.chosen):
+                after = choice.choose(actions.step_index(word), self.chosen[:k])
+                assert isinstance(after, Choice), "the words chosen so far are no whole action"
+                choice = after
+            self._choice = choice
+        return choice
+
     def _legal_actions(self, player: int) -> list[int]:
-        deal = self.deal
-        assert deal is not None
-        setup = self._setup
-        return [int(i) for i in np.flatnonzero(setup.actions.mask(setup.legal_words(deal), self.chosen))]
+        return self._decision().steps()
 
     def _apply_action(self, action: int) -> None:
         deal = self.deal
         if deal is None:
             self._deal_card(action)
             return
-        setup = self._setup
-        self.chosen, word = setup.actions.choose(setup.legal_words(deal), self.chosen, action)
-        if word is not None:
-            deal.apply(setup.engine_of(deal, word))
+        after = self._decision().choose(action, self.chosen)
+        if isinstance(after, Choice):
+            actions = self._setup.actions
+            self._choice, self.chosen = after, actions.extended(self.chosen, actions.step_word(action))
+        else:
+            self._choice, self.chosen = None, []
+            deal.apply(after)
 
     def _deal_card(self, outcome: int) -> None:
         rules = self._setup.rules
