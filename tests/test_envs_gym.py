@@ -13,8 +13,9 @@ from osteria.engine import RulesError
 from osteria.envs.actions import DONE
 from osteria.envs.encoding import encoding
 from osteria.envs.gym import OsteriaGymEnv, env_id
-from osteria.envs.pettingzoo import observe_seat
 from osteria.rules import GAMES
+
+from env_helpers import observe_seat
 
 SETUPS = [(game, seats) for game, cls in GAMES.items() for seats in cls.seat_counts]
 

@@ -12,7 +12,9 @@ import pytest
 from osteria.engine import JSON, Match
 from osteria.envs.encoding import Encoding, encoding
 from osteria.envs.live import LiveEncoding
-from osteria.envs.pettingzoo import OsteriaEnv, observe_seat
+from osteria.envs.pettingzoo import OsteriaEnv
+
+from env_helpers import observe_seat
 
 # Each game, with the options that change what a seat sees (a dummy, hidden faliante, a
 # tally kept in mind), at each number of seats the encoding knows.
@@ -29,6 +31,7 @@ SETUPS: list[tuple[str, int | None, dict[str, JSON]]] = [
     ("calabresella", 4, {}),
     ("calabresella", 5, {}),
 ]
+
 
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:

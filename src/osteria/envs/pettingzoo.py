@@ -83,15 +83,6 @@ def seat_text(match: Match, seat: int) -> str:
     return text
 
 
-def observe_seat(space: ActionSpace, match: Match, seat: int,
-                 chosen: list[str] | None = None) -> dict[str, Vector | Mask]:
-    """A seat's vector and action mask (all zeros unless the seat decides now), with the words
-    it has chosen so far of its action (only the deciding seat has any)."""
-    view = match.observation(seat)
-    chosen = chosen or []
-    return {"observation": space.observe(view, chosen), "action_mask": space.mask(view["legal_actions"], chosen)}
-
-
 class OsteriaEnv(AECEnv):  # type: ignore[misc]
     """One osteria game as a PettingZoo AEC environment."""
 
