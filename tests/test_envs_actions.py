@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import osteria
 from osteria.engine import Match, RulesError
+from osteria.envs import actions as actions_module
 from osteria.envs.actions import ACTION_SPACES, DONE, Choice, StepActions, WholeActions, action_space
 from osteria.envs.encoding import encoding
 from osteria.rules import GAMES
@@ -231,3 +232,27 @@ def test_the_seat_choosing_sees_no_hidden_card_through_its_choice() -> None:
         assert np.array_equal(space.observe(view, chosen), space.observe({**view, **other.observation(seat)}, chosen))
         redealt += other.observation((seat + 1) % 3)["hand"] != match.observation((seat + 1) % 3)["hand"]
     assert redealt
+
+
+def test_the_spellings_kept_stay_bounded_and_the_choice_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A scarto offers 1,820 discards: with room for 100 spellings the kept ones are dropped
+    # as they fill, and the choice is still the words' own.
+    monkeypatch.setattr(actions_module, "KEPT_SPELLINGS", 100)
+    match = caller_at_scarto(3)
+    deal, legal = match.deal, match.legal_actions()
+    assert deal is not None and len(legal) == comb(16, 4)
+    space = StepActions(encoding("calabresella", 3))
+    choice = space.decision(deal)
+    assert np.array_equal(choice.mask(), space.mask(legal, []))
+    assert len(space._spelling_of_action) <= 100 and len(space._spellings) <= 100
+    chosen: list[str] = []
+    for word in ("scarto", *legal[7].split()[1:]):
+        step = space.step_index(word)
+        after = choice.choose(step, chosen)
+        chosen, whole = space.choose(legal, chosen, step)
+        if whole is not None:
+            assert after == deal.parse_action(whole) and whole == legal[7]
+            return
+        assert isinstance(after, Choice)
+        choice = after
+    pytest.fail("the scarto was not whole after its four cards")

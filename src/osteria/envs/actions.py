@@ -33,6 +33,9 @@ DONE = "done"  # the step that ends an action a longer legal action goes on from
 
 # An action as a sequence of parts: a word, or the cards named together (in any order).
 Part = str | frozenset[str]
+# The most spellings kept: a game's listed actions are a few hundred, but discards of any four
+# cards are 91,390, and a long run meets most of them; past this the kept ones are dropped.
+KEPT_SPELLINGS = 1 << 14
 
 
 class ActionSpace:
@@ -105,6 +108,8 @@ class ActionSpace:
         for action in deal.legal():
             spelling = spellings.get(action)
             if spelling is None:
+                if len(spellings) >= KEPT_SPELLINGS:
+                    spellings.clear()
                 spelling = spellings[action] = self.spelling(deal.action_str(action))
             following.append((spelling, action, 0, spelling[0]))
         return Choice(self, following, [])
@@ -240,6 +245,8 @@ class StepActions(ActionSpace):
     def spelling(self, action: str) -> Spelling:
         spelling = self._spellings.get(action)
         if spelling is None:
+            if len(self._spellings) >= KEPT_SPELLINGS:
+                self._spellings.clear()
             index = self._index
             spelling = self._spellings[action] = tuple(
                 frozenset(index[w] for w in part) if isinstance(part, frozenset) else frozenset((index[part],))
