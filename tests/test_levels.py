@@ -7,6 +7,7 @@ import io
 import osteria
 from osteria.bots import BOTS, HEURISTICS, make_bot, play_bots
 from osteria.bots.hybrid import HybridBot
+from osteria.bots.ismcts import IsmctsBot
 from osteria.bots.levels import LEVELS, Careless
 from osteria.bots.pimc import PimcBot
 from osteria.tui import play
@@ -19,6 +20,8 @@ def test_every_level_is_a_bot_of_every_game() -> None:
             bot = make_bot(level, game=game, seed=1)
             if level in ("difficile", "maestro") and game == "tressette":
                 assert isinstance(bot, PimcBot)  # it measured stronger than the hybrid there
+            elif level in ("difficile", "maestro") and game == "traversone":
+                assert isinstance(bot, IsmctsBot)  # so did ISMCTS there
             elif level in ("difficile", "maestro"):
                 assert isinstance(bot, HybridBot)
                 assert isinstance(bot.heuristic, HEURISTICS[game])
