@@ -20,8 +20,8 @@ the methods on words (``mask``, ``choose``) make the same choice on the legal wo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -36,6 +36,7 @@ Part = str | frozenset[str]
 # The most spellings kept: a game's listed actions are a few hundred, but discards of any four
 # cards are 91,390, and a long run meets most of them; past this the kept ones are dropped.
 KEPT_SPELLINGS = 1 << 14
+K = TypeVar("K", int, str)  # what a spelling is kept by: the engine's integer, or the word
 
 
 class ActionSpace:
@@ -104,15 +105,9 @@ class ActionSpace:
     def decision(self, deal: Deal) -> Choice:
         """The choice of the deal's legal actions now, before its first step (each action's
         spelling is read once, and kept by its integer)."""
-        spellings, following = self._spelling_of_action, []
-        for action in deal.legal():
-            spelling = spellings.get(action)
-            if spelling is None:
-                if len(spellings) >= KEPT_SPELLINGS:
-                    spellings.clear()
-                spelling = spellings[action] = self.spelling(deal.action_str(action))
-            following.append((spelling, action, 0, spelling[0]))
-        return Choice(self, following, [])
+        spellings, spelling, word = self._spelling_of_action, self.spelling, deal.action_str
+        return Choice.of(self, ((_kept(spellings, action, lambda a: spelling(word(a))), action)
+                                for action in deal.legal()))
 
     def spelling(self, action: str) -> Spelling:
         """The parts that spell ``action``, each the steps that make it (a word, or a run of
@@ -201,12 +196,7 @@ class StepActions(ActionSpace):
         key = (tuple(legal), tuple(chosen))
         choice = self._recent.get(key)
         if choice is None:
-            choice = Choice.of(self, [(self.spelling(action), i) for i, action in enumerate(legal)])
-            for k, word in enumerate(chosen):
-                after = choice.choose(self.step_index(word), chosen[:k])
-                if not isinstance(after, Choice):
-                    raise ValueError(f"{' '.join(chosen)!r} is a whole action: nothing is left to choose")
-                choice = after
+            choice = Choice.of(self, [(self.spelling(action), i) for i, action in enumerate(legal)]).after(chosen)
             self._keep(key, choice)
         return choice
 
@@ -243,15 +233,12 @@ class StepActions(ActionSpace):
         return now, None
 
     def spelling(self, action: str) -> Spelling:
-        spelling = self._spellings.get(action)
-        if spelling is None:
-            if len(self._spellings) >= KEPT_SPELLINGS:
-                self._spellings.clear()
-            index = self._index
-            spelling = self._spellings[action] = tuple(
-                frozenset(index[w] for w in part) if isinstance(part, frozenset) else frozenset((index[part],))
-                for part in self.parts(action.split()))
-        return spelling
+        return _kept(self._spellings, action, self._spelled)
+
+    def _spelled(self, action: str) -> Spelling:
+        index = self._index
+        return tuple(frozenset(index[w] for w in part) if isinstance(part, frozenset) else frozenset((index[part],))
+                     for part in self.parts(action.split()))
 
     def extended(self, chosen: Sequence[str], word: str) -> list[str]:
         # The cards of a run in the deck's order: one list of words for each choice so far.
@@ -301,6 +288,17 @@ class Choice:
         """The choice of a decision's legal actions, each with its spelling, before any step."""
         return cls(space, [(spelling, action, 0, spelling[0]) for spelling, action in spellings], [])
 
+    def after(self, chosen: Sequence[str]) -> Choice:
+        """The choice after the words ``chosen`` (none of them a whole action's last);
+        ValueError where they begin no action."""
+        choice = self
+        for k, word in enumerate(chosen):
+            after = choice.choose(self.space.step_index(word), chosen[:k])
+            if not isinstance(after, Choice):
+                raise ValueError(f"{' '.join(chosen)!r} is a whole action: nothing is left to choose")
+            choice = after
+        return choice
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Choice:
         return self  # a choice is never changed once made: a copy of a game's state shares it
 
@@ -337,6 +335,16 @@ class Choice:
         if not following and not complete:
             raise self.space.refusal(index, chosen)
         return complete[0] if complete and not following else Choice(self.space, following, complete)
+
+
+def _kept(cache: dict[K, Spelling], key: K, make: Callable[[K], Spelling]) -> Spelling:
+    """``cache[key]``, made and kept where it is missing; a full cache is emptied first."""
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= KEPT_SPELLINGS:
+            cache.clear()
+        found = cache[key] = make(key)
+    return found
 
 
 def action_space(enc: Encoding, actions: str = "steps") -> ActionSpace:

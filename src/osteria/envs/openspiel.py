@@ -242,14 +242,8 @@ class OsteriaState(pyspiel.State):  # type: ignore[misc]
         """The player's choice on the engine's integers after its words chosen so far."""
         choice = self._choice
         if choice is None:
-            deal, actions = self.deal, self._setup.actions
-            assert deal is not None
-            choice = actions.decision(deal)
-            for k, word in enumerate(self.chosen):
-                after = choice.choose(actions.step_index(word), self.chosen[:k])
-                assert isinstance(after, Choice), "the words chosen so far are no whole action"
-                choice = after
-            self._choice = choice
+            assert self.deal is not None
+            choice = self._choice = self._setup.actions.decision(self.deal).after(self.chosen)
         return choice
 
     def _legal_actions(self, player: int) -> list[int]:
