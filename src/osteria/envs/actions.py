@@ -33,9 +33,11 @@ DONE = "done"  # the step that ends an action a longer legal action goes on from
 
 # An action as a sequence of parts: a word, or the cards named together (in any order).
 Part = str | frozenset[str]
-# The most spellings kept: a game's listed actions are a few hundred, but discards of any four
-# cards are 91,390, and a long run meets most of them; past this the kept ones are dropped.
-KEPT_SPELLINGS = 1 << 14
+# The most spellings kept: a game's listed actions are a few hundred, and Calabresella's discards
+# of any four cards 91,390, which a long run meets nearly all of and needs at every scarto
+# (a bound below them empties the cache over and over: 2.5 times slower steps). Past this the
+# kept ones are dropped, so an action space with more can never hold more.
+KEPT_SPELLINGS = 1 << 17
 K = TypeVar("K", int, str)  # what a spelling is kept by: the engine's integer, or the word
 
 
