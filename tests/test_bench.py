@@ -99,10 +99,10 @@ def test_the_batched_report_states_its_goal_against_hearts() -> None:
     lines: list[str] = []
     speeds = batched_speeds(seconds=0.05, rounds=1, out=lines.append)
     assert [s.name for s in speeds] == ["openspiel hearts", *(f"{game} batched ({way})"
-                                        for game in ("tressette", "traversone", "sancagna")
+                                        for game in ("tressette", "calabresella", "traversone", "sancagna")
                                         for way in ("compiled loop", "env step"))]
     goals = [line for line in lines if "goal 20x" in line]
-    assert len(goals) == 6 and all(line.endswith(("met", "not met")) for line in goals)
+    assert len(goals) == 8 and all(line.endswith(("met", "not met")) for line in goals)
     lines.clear()
     assert batched_speeds(seconds=0.05, rounds=1, out=lines.append, games=["quattrigghiu"]) == []
     assert lines == ["the batched engine plays none of these games"]

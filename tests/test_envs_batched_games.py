@@ -198,7 +198,7 @@ def test_traversones_options_reach_the_tables() -> None:
 
 
 @pytest.mark.parametrize(("game", "seats", "options", "message"), [
-    ("calabresella", None, {}, "cannot play calabresella with these options; it plays the card play of tressette, "
+    ("quattrigghiu", None, {}, "the batched engine does not play quattrigghiu; it plays tressette, calabresella, "
                                "traversone, sancagna"),
     ("tressette", None, {"morto": [1]}, "cannot play tressette with these options"),
     ("sancagna", None, {"tavola": True}, "cannot play sancagna with these options"),
@@ -212,7 +212,7 @@ def test_games_and_options_it_cannot_play_are_refused(game: str, seats: int | No
 
 
 def test_it_plays_the_games_whose_rules_describe_their_card_play() -> None:
-    assert batched_games() == ["tressette", "traversone", "sancagna"]
+    assert batched_games() == ["tressette", "calabresella", "traversone", "sancagna"]
 
 
 def test_the_compiled_code_holds_every_table_the_rules_give() -> None:

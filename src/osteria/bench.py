@@ -158,7 +158,7 @@ def batched(seed: int = 0, games: Sequence[str] | None = None) -> list[Playout] 
     those of them only), compiled before the clock starts: its own loop, every seat random
     (``playout``), and the Gymnasium VectorEnv's step, the learner's card chosen from the mask by
     numpy (the lowest legal one) and the other seats at random in the compiled loop. Each call
-    steps :data:`BATCHED_DEALS` deals and returns the cards played (decisions, whoever made them).
+    steps :data:`BATCHED_DEALS` deals and returns the actions taken (decisions, whoever made them).
     None without numba."""
     try:
         from osteria.envs.batched import BatchedGame
@@ -178,11 +178,11 @@ def batched(seed: int = 0, games: Sequence[str] | None = None) -> list[Playout] 
 
 
 def _compiled_loop(engine: Any) -> Callable[[], int]:
-    cards = engine.history.shape[1]  # a deal's cards
+    actions = engine.history.shape[1]  # a deal's most actions
 
     def compiled_loop() -> int:
-        engine.playout(cards)
-        return BATCHED_DEALS * cards  # type: ignore[no-any-return]
+        engine.playout(actions)
+        return BATCHED_DEALS * actions  # type: ignore[no-any-return]
 
     return compiled_loop
 

@@ -2,10 +2,10 @@
 
 A :class:`BatchedGame` holds N deals of one game as numpy arrays (hands as int64 bitmasks over the
 deck's cards, the trick, the leader, the seat to move, each side's units taken) and steps all of
-them with one call into compiled code: ``step(actions)`` plays each deal's card for the seat to
+them with one call into compiled code: ``step(actions)`` takes each deal's action for the seat to
 move, then lets the seats played by a built-in policy (``random`` or ``rule``) play, inside the
 same compiled loop, until an outside seat is to move again. A finished deal is scored (each
-seat's side's points, or its margin), kept for inspection (``finished_hands``,
+seat's side's points or its stake, or its margin), kept for inspection (``finished_hands``,
 ``finished_history``) and replaced at once by a new one, shuffled by that deal's own generator
 (seeded from ``reset(seed)``), so every deal always has a seat to move.
 
@@ -13,11 +13,12 @@ The legal mask, the observation of the seat to move and the rewards are arrays t
 writes in place: reading them copies nothing, and the next ``step`` overwrites them.
 
 What it plays is the game's card play as its rules module describes it in tables
-(:meth:`osteria.engine.Game.trick_play`, :mod:`osteria.trickplay`): Tressette, Traversone for
-three to six and Sancagna. Every deal is the first of a match, as in the environments' one-deal
-episodes. What a game adds to its card play (accusi, signals, cenni, the call-out) is its rules
-module's alone and left out here; the tests hold this engine to the rules modules on the card
-play, deal by deal.
+(:meth:`osteria.engine.Game.trick_play`, :mod:`osteria.trickplay`), with the bidding that puts
+one seat against the others where the game has one: Tressette, Traversone for three to six,
+Sancagna, and Calabresella for three to five. Every deal is the first of a match, as in the
+environments' one-deal episodes. What else a game adds to its card play (accusi, signals,
+cenni, the call-out) is its rules module's alone and left out here; the tests hold this engine
+to the rules modules, deal by deal.
 
 numba and numpy are the optional ``fast`` extra: this module needs both.
 """
@@ -57,7 +58,19 @@ DEALER = VARIANT + 1  # -1 where it was not drawn, changing nothing (every card 
 REST = DEALER + 1  # the cards set aside
 SHOWN = REST + 1  # those of them every seat sees
 TURNED = SHOWN + 1  # the turned card (the first set aside) where it names the trump, else -1
-COLUMNS = TURNED + 1
+WIDOW = TURNED + 1  # the cards set aside as dealt (``REST`` changes where a caller takes them)
+DECISIONS = WIDOW + 1  # the actions of the deal so far (the places of ``history`` written)
+# The bidding, where the game has one (``CallAuction``): its phase, the contract, its caller, the
+# called card and who was dealt it (-1: it lay set aside), the card given for it, how many cards
+# the caller has still to lay aside, and the passes so far.
+PHASE, CONTRACT, CALLER, CALLED, HOLDER, CEDED, TO_DISCARD, PASSES = range(DECISIONS + 1, DECISIONS + 9)
+COLUMNS = PASSES + 1
+
+# The phases of a deal, and the contracts.
+PLAY, BIDDING, EXCHANGE, DISCARD = range(4)
+PHASE_NAMES = ("card play", "bidding", "exchange", "discard")
+PHASE_VERBS = ("play", "bid", "give", "lay aside")  # what a seat does with an action in each
+NO_CONTRACT, CALL, ALONE = range(3)
 
 # A game's scalars and tables are one row of int64 (see ``_tables``); the rows of every game, seat
 # count and choice of options are one module-level array, ``_TABLES``, which numba compiles in as
@@ -67,20 +80,25 @@ COLUMNS = TURNED + 1
 
 # The game's scalars, by place in its row.
 (P_SEATS, P_CARDS, P_HAND, P_SIDES, P_UNIT, P_LAST_BONUS, P_MUST_TRUMP, P_LOWER_WINS, P_LEAD_CARD,
- P_REST_TO_LAST, P_TURNED_TRUMP, P_SHOWN, P_VARIANTS, P_MARGIN,
+ P_REST_TO_LAST, P_TURNED_TRUMP, P_SHOWN, P_VARIANTS, P_MARGIN, P_ACTIONS, P_HISTORY,
+ P_AUCTION, P_TAKES_REST, P_EXCHANGE, P_HIDDEN_PARTNER, P_WINNING,
  P_OBS_HAND, P_OBS_TRICK, P_OBS_PLAYED, P_OBS_LEADER, P_OBS_POINTS, P_OBS_TRICKS, P_OBS_TRUMP, P_OBS_SHOWN,
- ) = range(22)
+ P_OBS_PHASE, P_OBS_CONTRACT, P_OBS_CALLER, P_OBS_CALLED, P_OBS_HOLDER, P_OBS_CEDED, P_OBS_WIDOW, P_OBS_DISCARDS,
+ ) = range(37)
 
 # Its tables follow at fixed places. Per card tables take STRIDE places (a deck's most cards) per variant.
 STRIDE = 52
-G_SUITS = 32  # per card, its suit
+SUIT_SIZE = 13  # a suit's most cards
+G_SUITS = 40  # per card, its suit
 G_SUIT_BITS = G_SUITS + STRIDE  # per suit, its cards
 G_TRUMPS = G_SUIT_BITS + 4  # per variant, its trump suit or -1
 G_SIDES = G_TRUMPS + 4  # per seat, its side
 G_VALUES = G_SIDES + MAX_SEATS  # per variant and card, what taking it counts
 G_STRENGTHS = G_VALUES + 4 * STRIDE  # per variant and card
 G_SCALES = G_STRENGTHS + 4 * STRIDE  # per variant, the deck's units (what taken units are divided by)
-G_SIZE = G_SCALES + 4
+G_STAKES = G_SCALES + 4  # the auction's stakes, three per contract and cappotto (CallAuction.stakes)
+G_ORDER = G_STAKES + 12  # per suit, its cards strongest first (in the first variant), -1 after the last
+G_SIZE = G_ORDER + 4 * SUIT_SIZE
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -217,6 +235,18 @@ def _deal(tab: int, state: Any, rng: Any, i: int, deck: Any) -> None:
     state[i, TRICKS_DONE] = 0
     for side in range(_TABLES[tab, P_SIDES]):
         state[i, TAKEN + side] = 0
+    state[i, WIDOW] = rest
+    state[i, DECISIONS] = 0
+    state[i, PHASE] = BIDDING if _TABLES[tab, P_AUCTION] else PLAY
+    state[i, CONTRACT] = NO_CONTRACT
+    state[i, CALLER] = state[i, CALLED] = state[i, HOLDER] = state[i, CEDED] = -1
+    state[i, TO_DISCARD] = state[i, PASSES] = 0
+
+
+@_inline
+def _record(state: Any, history: Any, i: int, action: int) -> None:
+    history[i, state[i, DECISIONS]] = action
+    state[i, DECISIONS] += 1
 
 
 @_inline
@@ -227,7 +257,7 @@ def _play(tab: int, state: Any, history: Any, i: int, c: int) -> bool:
     state[i, HANDS + seat] ^= 1 << c
     state[i, PLAYED + seat] |= 1 << c
     state[i, TRICK + seat] = c
-    history[i, seats * state[i, TRICKS_DONE] + state[i, ON_TRICK]] = c
+    _record(state, history, i, c)
     state[i, ON_TRICK] += 1
     if state[i, ON_TRICK] < seats:
         state[i, TO_MOVE] = _after(seat, 1, seats)
@@ -252,6 +282,116 @@ def _play(tab: int, state: Any, history: Any, i: int, c: int) -> bool:
     state[i, LEADER] = winner
     state[i, TO_MOVE] = winner
     return last  # type: ignore[no-any-return]
+
+
+@_inline
+def _choices(tab: int, state: Any, i: int) -> int:
+    """The actions open to the seat to move in deal ``i``, bit a for action a: in the card play
+    its legal cards; in the bidding a call of any card it does not hold, a pass (the action after
+    the cards) and alone (the next); in the exchange and the discard any card of its hand."""
+    phase = state[i, PHASE]
+    if phase == PLAY:
+        return _legal(tab, state, i)
+    hand = state[i, HANDS + state[i, TO_MOVE]]
+    if phase == BIDDING:
+        cards = _TABLES[tab, P_CARDS]
+        return (1 << cards) - 1 & ~hand | 3 << cards  # type: ignore[no-any-return]
+    return hand  # type: ignore[no-any-return]
+
+
+@_inline
+def _begin_play(state: Any, i: int) -> None:
+    state[i, PHASE] = PLAY
+    state[i, TO_MOVE] = state[i, LEADER]
+
+
+@_inline
+def _bid(tab: int, state: Any, i: int, a: int) -> bool:
+    """The seat to move bids ``a``; whether every seat has passed (the deal is void)."""
+    seats, cards = _TABLES[tab, P_SEATS], _TABLES[tab, P_CARDS]
+    seat = state[i, TO_MOVE]
+    if a == cards:
+        state[i, PASSES] += 1
+        state[i, TO_MOVE] = _after(seat, 1, seats)
+        return state[i, PASSES] == seats  # type: ignore[no-any-return]
+    state[i, CALLER] = seat
+    if a == cards + 1:  # alone: with the cards dealt, leading
+        state[i, CONTRACT] = ALONE
+        state[i, LEADER] = seat
+        _begin_play(state, i)
+        return False
+    state[i, CONTRACT] = CALL
+    state[i, CALLED] = a
+    for s in range(seats):
+        if state[i, HANDS + s] >> a & 1:
+            state[i, HOLDER] = s
+    if _TABLES[tab, P_TAKES_REST]:
+        state[i, HANDS + seat] |= state[i, REST]
+        state[i, TO_DISCARD] = _count(state[i, REST])
+        state[i, REST] = 0
+    if _TABLES[tab, P_EXCHANGE] and state[i, HOLDER] >= 0:
+        state[i, PHASE] = EXCHANGE
+    elif state[i, TO_DISCARD]:
+        state[i, PHASE] = DISCARD
+    else:
+        _begin_play(state, i)
+    return False
+
+
+@_inline
+def _act(tab: int, state: Any, history: Any, i: int, a: int) -> bool:
+    """The seat to move in deal ``i`` takes action ``a`` (a legal one); whether that ended the deal."""
+    phase = state[i, PHASE]
+    if phase == PLAY:
+        return _play(tab, state, history, i, a)
+    _record(state, history, i, a)
+    if phase == BIDDING:
+        return _bid(tab, state, i, a)
+    seat = state[i, TO_MOVE]
+    if phase == EXCHANGE:  # the caller gives card a for the called one, both face up
+        swap = 1 << a | 1 << state[i, CALLED]
+        state[i, HANDS + seat] ^= swap
+        state[i, HANDS + state[i, HOLDER]] ^= swap
+        state[i, CEDED] = a
+    else:  # the caller lays card a aside
+        state[i, HANDS + seat] ^= 1 << a
+        state[i, REST] |= 1 << a
+        state[i, TO_DISCARD] -= 1
+    if state[i, TO_DISCARD]:
+        state[i, PHASE] = DISCARD
+    else:
+        _begin_play(state, i)
+    return False
+
+
+@_inline
+def _partner(tab: int, state: Any, i: int) -> int:
+    """The caller's hidden partner, or -1 for none."""
+    if _TABLES[tab, P_HIDDEN_PARTNER] and state[i, CONTRACT] == CALL:
+        return state[i, HOLDER]  # type: ignore[no-any-return]
+    return -1
+
+
+@_inline
+def _partner_known_to(tab: int, state: Any, i: int, seat: int) -> bool:
+    """Whether ``seat`` knows who the hidden partner is: he knows himself, and all know him once
+    he has played the called card."""
+    partner = _partner(tab, state, i)
+    return partner < 0 or seat == partner or state[i, PLAYED + partner] >> state[i, CALLED] & 1 == 1
+
+
+@_inline
+def _allied(tab: int, state: Any, i: int, seat: int, other: int) -> bool:
+    """Whether ``seat`` knows ``other`` to play on its side: by the sides of the card play, or
+    by the contract (where the partner is hidden from ``seat``, it counts on no one)."""
+    if not _TABLES[tab, P_AUCTION]:
+        return _TABLES[tab, G_SIDES + seat] == _TABLES[tab, G_SIDES + other]  # type: ignore[no-any-return]
+    if seat == other:
+        return True
+    if not _partner_known_to(tab, state, i, seat):
+        return False
+    caller, partner = state[i, CALLER], _partner(tab, state, i)
+    return (seat in (caller, partner)) == (other in (caller, partner))
 
 
 @_inline
@@ -319,7 +459,7 @@ def _rule_card(tab: int, state: Any, i: int, legal: int) -> int:
         return _extreme(tab, v, legal, True, True) if last else _extreme(tab, v, takers, False, False)
     if not following and takers == 0:
         return _extreme(tab, v, legal, False, True)
-    if _TABLES[tab, G_SIDES + taker] == _TABLES[tab, G_SIDES + seat]:
+    if _allied(tab, state, i, seat, taker):
         return _extreme(tab, v, legal, True, True)
     worth = 0
     for k in range(state[i, ON_TRICK]):
@@ -330,10 +470,113 @@ def _rule_card(tab: int, state: Any, i: int, legal: int) -> int:
 
 
 @_inline
-def _policy_card(tab: int, state: Any, rng: Any, i: int, policy: int) -> int:
-    legal = _legal(tab, state, i)
+def _suit_run(tab: int, hand: int, s: int) -> int:
+    """How many of suit ``s``'s best cards the hand holds without a gap."""
+    run = 0
+    while run < SUIT_SIZE and _TABLES[tab, G_ORDER + SUIT_SIZE * s + run] >= 0 and \
+            hand >> _TABLES[tab, G_ORDER + SUIT_SIZE * s + run] & 1:
+        run += 1
+    return run
+
+
+@_inline
+def _estimated_tricks(tab: int, hand: int, opponents: int) -> float:
+    """The tricks a hand should take, suit by suit: its unbroken tops, half a trick for a card
+    guarded against the one card above it (a quarter against two), or the length of a long suit
+    once the opponents' cards of it are gone, whichever is more."""
+    total = 0.0
+    for s in range(4):
+        suit = _TABLES[tab, G_SUIT_BITS + s]
+        length = _count(hand & suit)
+        if length == 0:
+            continue
+        run = _suit_run(tab, hand, s)
+        tricks = float(run)
+        held = missing = 0
+        for place in range(_count(suit)):
+            if hand >> _TABLES[tab, G_ORDER + SUIT_SIZE * s + place] & 1:
+                if held >= run and missing <= length - 1 - held:
+                    tricks += 0.5 if missing == 1 else 0.25 if missing == 2 else 0.0
+                held += 1
+            else:
+                missing += 1
+        rounds = (_count(suit) - length + opponents - 1) // opponents + 1
+        total += max(tricks, float(length - rounds))
+    return total
+
+
+@_inline
+def _rule_bid(tab: int, state: Any, i: int, hand: int) -> int:
+    """The rule-based bid: alone with all but two tricks sure; else a call of the best card of
+    the highest rank it lacks, where the hand with it should take the tricks' share that the
+    winning points are of the deal's; else a pass."""
+    seats, cards, tricks = _TABLES[tab, P_SEATS], _TABLES[tab, P_CARDS], _TABLES[tab, P_HAND]
+    sure = 0
+    for s in range(4):
+        length, run = _count(hand & _TABLES[tab, G_SUIT_BITS + s]), _suit_run(tab, hand, s)
+        sure += length if run >= _count(_TABLES[tab, G_SUIT_BITS + s]) - length else run
+    if sure >= tricks - 2:
+        return cards + 1  # type: ignore[no-any-return]
+    opponents = seats - 2 if _TABLES[tab, P_HIDDEN_PARTNER] else seats - 1
+    best, best_tricks = -1, -1.0
+    for place in range(SUIT_SIZE):
+        for s in range(4):
+            c = _TABLES[tab, G_ORDER + SUIT_SIZE * s + place]
+            if c >= 0 and not hand >> c & 1:
+                estimate = _estimated_tricks(tab, hand | 1 << c, opponents)
+                if estimate > best_tricks:
+                    best, best_tricks = c, estimate
+        if best >= 0:
+            break
+    points = _TABLES[tab, G_SCALES] // _TABLES[tab, P_UNIT]
+    if best_tricks * points >= _TABLES[tab, P_WINNING] * tricks:
+        return best
+    return cards  # type: ignore[no-any-return]
+
+
+@_inline
+def _rule_discard(tab: int, hand: int) -> int:
+    """The card the caller can best spare: never a sure winner, rather a loser than a guarded
+    honour; of the losers one of a short suit and with points (laid aside, they come back with
+    the last trick), the weakest."""
+    best, best_key = -1, 0
+    cards = hand
+    while cards:
+        c = _lowest(cards)
+        cards &= cards - 1
+        s = _TABLES[tab, G_SUITS + c]
+        missing = lower = 0
+        for place in range(_count(_TABLES[tab, G_SUIT_BITS + s])):
+            x = _TABLES[tab, G_ORDER + SUIT_SIZE * s + place]
+            if _strength(tab, 0, x) > _strength(tab, 0, c) and not hand >> x & 1:
+                missing += 1
+            elif _strength(tab, 0, x) < _strength(tab, 0, c) and hand >> x & 1:
+                lower += 1
+        if missing == 0:
+            worth = 100
+        elif missing <= lower:
+            worth = 50 - 10 * missing
+        else:
+            worth = 2 * _count(hand & _TABLES[tab, G_SUIT_BITS + s]) - 3 * _value(tab, 0, c)
+        key = worth * 1024 + _strength(tab, 0, c)
+        if best < 0 or key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@_inline
+def _policy_action(tab: int, state: Any, rng: Any, i: int, policy: int) -> int:
+    legal = _choices(tab, state, i)
     if policy == RULE:
-        return _rule_card(tab, state, i, legal)
+        phase = state[i, PHASE]
+        if phase == PLAY:
+            return _rule_card(tab, state, i, legal)
+        hand = state[i, HANDS + state[i, TO_MOVE]]
+        if phase == BIDDING:
+            return _rule_bid(tab, state, i, hand)
+        if phase == EXCHANGE:  # the least card, by points then strength
+            return _extreme(tab, 0, hand, False, True)
+        return _rule_discard(tab, hand)
     return _nth_card(legal, _below(rng, i, _count(legal)))
 
 
@@ -344,7 +587,21 @@ def _end_deal(tab: int, state: Any, rng: Any, history: Any, finished: Any, finis
 
     Each side keeps its whole points, and the rounding's remainder goes to the side that took
     the last trick, so no whole point of the deal is lost. A margin is the side's points less
-    the other sides' mean (the other way round where points are poison)."""
+    the other sides' mean (the other way round where points are poison). Where the deal had a
+    bidding, each seat gets its stake (:func:`_stakes`)."""
+    if _TABLES[tab, P_AUCTION]:
+        _stakes(tab, state, i, rewards)
+    else:
+        _side_points(tab, state, i, rewards)
+    _keep_finished(tab, state, i, finished)
+    for k in range(history.shape[1]):
+        finished_history[i, k] = history[i, k] if k < state[i, DECISIONS] else -1
+    terminated[i] = True
+    _deal(tab, state, rng, i, deck)
+
+
+@_inline
+def _side_points(tab: int, state: Any, i: int, rewards: Any) -> None:
     sides, unit = _TABLES[tab, P_SIDES], _TABLES[tab, P_UNIT]
     total = whole = 0
     for side in range(sides):
@@ -360,11 +617,49 @@ def _end_deal(tab: int, state: Any, rng: Any, history: Any, finished: Any, finis
             rewards[i, seat] = -margin if _TABLES[tab, P_LOWER_WINS] else margin
         else:
             rewards[i, seat] = own
-    _keep_finished(tab, state, i, finished)
-    for k in range(history.shape[1]):
-        finished_history[i, k] = history[i, k]
-    terminated[i] = True
-    _deal(tab, state, rng, i, deck)
+
+
+@_inline
+def _stakes(tab: int, state: Any, i: int, rewards: Any) -> None:
+    """Each seat's stake of a deal with a contract (nothing where all passed): the caller's
+    side's whole points, with the rounding's remainder where the last trick went, win at the
+    winning points; the stakes by the contract and cappotto, their signs turned when it lost.
+    A margin is the stake less the other seats' mean."""
+    seats, unit = _TABLES[tab, P_SEATS], _TABLES[tab, P_UNIT]
+    contract = state[i, CONTRACT]
+    if contract == NO_CONTRACT:
+        for seat in range(seats):
+            rewards[i, seat] = 0.0
+        return
+    caller, partner = state[i, CALLER], _partner(tab, state, i)
+    ours = total = 0
+    for seat in range(seats):
+        total += state[i, TAKEN + seat]
+        if seat in (caller, partner):
+            ours += state[i, TAKEN + seat]
+    ours_points, theirs_points = ours // unit, (total - ours) // unit
+    left = total // unit - ours_points - theirs_points
+    if state[i, LEADER] == caller or state[i, LEADER] == partner:  # the last trick's taker
+        ours_points += left
+    else:
+        theirs_points += left
+    won = ours_points >= _TABLES[tab, P_WINNING]
+    cappotto = (theirs_points if won else ours_points) == 0
+    at = G_STAKES + 3 * (2 * (contract == ALONE) + cappotto)
+    sign = 1 if won else -1
+    stake_sum = 0
+    for seat in range(seats):
+        if seat == caller:
+            stake = sign * _TABLES[tab, at]
+        elif seat == partner:
+            stake = sign * _TABLES[tab, at + 1]
+        else:
+            stake = -sign * _TABLES[tab, at + 2]
+        rewards[i, seat] = stake
+        stake_sum += stake
+    if _TABLES[tab, P_MARGIN]:
+        for seat in range(seats):
+            rewards[i, seat] -= (stake_sum - rewards[i, seat]) / (seats - 1)
 
 
 @_inline
@@ -375,7 +670,7 @@ def _keep_finished(tab: int, state: Any, i: int, finished: Any) -> None:
     for seat in range(seats):
         finished[i, seat] = state[i, DEALT_HANDS + seat]
     finished[i, seats] = state[i, DEALER]
-    finished[i, seats + 1] = state[i, REST]
+    finished[i, seats + 1] = state[i, WIDOW]
     finished[i, seats + 2] = state[i, TURNED]
 
 
@@ -383,11 +678,11 @@ def _keep_finished(tab: int, state: Any, i: int, finished: Any) -> None:
 def _run_policies(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any,
                   rewards: Any, terminated: Any, i: int, policies: Any, deck: Any) -> int:
     """The built-in policies play deal ``i`` until an outside seat is to move (dealing anew when a
-    deal ends); the cards they played."""
+    deal ends); the actions they took."""
     played = 0
     while policies[state[i, TO_MOVE]] != OUTSIDE:
         played += 1
-        if _play(tab, state, history, i, _policy_card(tab, state, rng, i, policies[state[i, TO_MOVE]])):
+        if _act(tab, state, history, i, _policy_action(tab, state, rng, i, policies[state[i, TO_MOVE]])):
             _end_deal(tab, state, rng, history, finished, finished_history, rewards, terminated, i, deck)
     return played
 
@@ -403,7 +698,7 @@ def _observe(tab: int, state: Any, i: int, observation: Any, mask: Any) -> None:
     at_hand, at_trick, at_played = _TABLES[tab, P_OBS_HAND], _TABLES[tab, P_OBS_TRICK], _TABLES[tab, P_OBS_PLAYED]
     row = observation[i]
     row[:] = 0.0
-    legal = _legal(tab, state, i)
+    legal = _choices(tab, state, i)
     mask[i, :] = False
     while legal:
         mask[i, _lowest(legal)] = True
@@ -432,11 +727,45 @@ def _observe(tab: int, state: Any, i: int, observation: Any, mask: Any) -> None:
     if _TABLES[tab, P_OBS_TRUMP] >= 0:
         row[_TABLES[tab, P_OBS_TRUMP] + _TABLES[tab, G_TRUMPS + v]] = 1.0
     if _TABLES[tab, P_OBS_SHOWN] >= 0:
-        shown = state[i, SHOWN]
-        while shown:
-            c = _lowest(shown)
-            shown &= shown - 1
-            row[_TABLES[tab, P_OBS_SHOWN] + c] = 1.0
+        _mark(row, _TABLES[tab, P_OBS_SHOWN], state[i, SHOWN])
+    if _TABLES[tab, P_AUCTION]:
+        _observe_auction(tab, state, i, row, me)
+
+
+@_inline
+def _mark(row: Any, at: int, cards: int) -> None:
+    """Set the places ``at`` + c of the cards c of a set."""
+    while cards:
+        row[at + _lowest(cards)] = 1.0
+        cards &= cards - 1
+
+
+@_inline
+def _observe_auction(tab: int, state: Any, i: int, row: Any, me: int) -> None:
+    """The bidding as seat ``me`` sees it: the phase, the contract and its caller, the called card,
+    who held it where all saw (or ``me`` knows: the hidden partner himself, and all once he
+    played it), the card given for it; the cards set aside as dealt and those laid aside, to the
+    caller who took them alone."""
+    seats = _TABLES[tab, P_SEATS]
+    row[_TABLES[tab, P_OBS_PHASE] + state[i, PHASE]] = 1.0
+    contract = state[i, CONTRACT]
+    if contract == NO_CONTRACT:
+        return
+    row[_TABLES[tab, P_OBS_CONTRACT] + contract - 1] = 1.0
+    caller = state[i, CALLER]
+    row[_TABLES[tab, P_OBS_CALLER] + _after(caller, seats - me, seats)] = 1.0
+    called = state[i, CALLED]
+    if called < 0:
+        return
+    row[_TABLES[tab, P_OBS_CALLED] + called] = 1.0
+    holder = state[i, HOLDER]
+    if not _TABLES[tab, P_HIDDEN_PARTNER] or _partner_known_to(tab, state, i, me):
+        row[_TABLES[tab, P_OBS_HOLDER] + (seats if holder < 0 else _after(holder, seats - me, seats))] = 1.0
+    if state[i, CEDED] >= 0:
+        row[_TABLES[tab, P_OBS_CEDED] + state[i, CEDED]] = 1.0
+    if _TABLES[tab, P_TAKES_REST] and me == caller:
+        _mark(row, _TABLES[tab, P_OBS_WIDOW], state[i, WIDOW])
+        _mark(row, _TABLES[tab, P_OBS_DISCARDS], state[i, REST])
 
 
 @_jit
@@ -456,8 +785,8 @@ def _observe_all(tab: int, state: Any, observation: Any, mask: Any) -> None:
 
 
 @_inline
-def _is_legal(tab: int, state: Any, i: int, c: int) -> bool:
-    return 0 <= c < _TABLES[tab, P_CARDS] and (_legal(tab, state, i) >> c) & 1 == 1
+def _is_legal(tab: int, state: Any, i: int, a: int) -> bool:
+    return 0 <= a < _TABLES[tab, P_ACTIONS] and (_choices(tab, state, i) >> a) & 1 == 1
 
 
 @_jit
@@ -473,7 +802,7 @@ def _first_illegal(tab: int, state: Any, actions: Any) -> int:
 def _step(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
           terminated: Any, illegal: Any, policies: Any, illegal_reward: float, actions: Any,
           observation: Any, mask: Any) -> int:
-    """Every deal plays its action, then its built-in policies; the cards played in all. An
+    """Every deal plays its action, then its built-in policies; the actions taken in all. An
     illegal action ends its deal with ``illegal_reward`` for the seat that chose it."""
     seats = _TABLES[tab, P_SEATS]
     deck = np.empty(_TABLES[tab, P_CARDS], dtype=np.int64)
@@ -494,7 +823,7 @@ def _step(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_
             _deal(tab, state, rng, i, deck)
         else:
             played += 1
-            if _play(tab, state, history, i, c):
+            if _act(tab, state, history, i, c):
                 _end_deal(tab, state, rng, history, finished, finished_history, rewards, terminated, i, deck)
         played += _run_policies(tab, state, rng, history, finished, finished_history, rewards, terminated, i,
                                 policies, deck)
@@ -504,14 +833,14 @@ def _step(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_
 
 @_jit
 def _playout(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
-             terminated: Any, every_seat: Any, policies: Any, cards: int, observation: Any, mask: Any) -> None:
-    """``cards`` cards of every deal played by the policies ``every_seat`` of all the seats;
+             terminated: Any, every_seat: Any, policies: Any, actions: int, observation: Any, mask: Any) -> None:
+    """``actions`` actions of every deal taken by the policies ``every_seat`` of all the seats;
     then the deal's own policies play up to an outside seat, whose observation is written."""
     deck = np.empty(_TABLES[tab, P_CARDS], dtype=np.int64)
     for i in range(state.shape[0]):
         terminated[i] = False
-        for _ in range(cards):
-            if _play(tab, state, history, i, _policy_card(tab, state, rng, i, every_seat[state[i, TO_MOVE]])):
+        for _ in range(actions):
+            if _act(tab, state, history, i, _policy_action(tab, state, rng, i, every_seat[state[i, TO_MOVE]])):
                 _end_deal(tab, state, rng, history, finished, finished_history, rewards, terminated, i, deck)
         _run_policies(tab, state, rng, history, finished, finished_history, rewards, terminated, i, policies, deck)
         _observe(tab, state, i, observation, mask)
@@ -534,6 +863,18 @@ def observation_layout(play: TrickPlay) -> tuple[tuple[str, int, tuple[int, ...]
         blocks.append(("trump", (4,), "the trump suit"))
     if play.shown:
         blocks.append(("shown", (cards,), "the cards set aside that every seat sees"))
+    if play.auction is not None:
+        blocks += [
+            ("phase", (len(PHASE_NAMES),), "the phase: " + ", ".join(PHASE_NAMES)),
+            ("contract", (2,), "the contract: a called card, alone"),
+            ("caller", (n,), "who took the contract"),
+            ("called", (cards,), "the called card"),
+            ("called_holder", (n + 1,), "who was dealt the called card (the last place: it lay set aside), where "
+                                        "the seat knows"),
+            ("ceded", (cards,), "the card the caller gave for the called one"),
+            ("widow", (cards,), "the cards set aside as dealt, to the caller who took them"),
+            ("discards", (cards,), "the cards the caller laid aside, to himself"),
+        ]
     layout = []
     offset = 0
     for name, shape, meaning in blocks:
@@ -552,9 +893,19 @@ def _tables(play: TrickPlay, margin: bool) -> np.ndarray:
     g[P_LEAD_CARD], g[P_REST_TO_LAST] = play.lead_card, play.rest_to_last_taker
     g[P_TURNED_TRUMP], g[P_SHOWN] = play.turned_trump, sum(1 << k for k in play.shown)
     g[P_VARIANTS], g[P_MARGIN] = len(play.trumps), margin
+    g[P_ACTIONS], g[P_HISTORY] = action_count(play), history_size(play)
+    auction = play.auction
+    g[P_AUCTION] = auction is not None
+    if auction is not None:
+        g[P_TAKES_REST], g[P_EXCHANGE] = auction.caller_takes_rest, auction.exchange
+        g[P_HIDDEN_PARTNER], g[P_WINNING] = auction.hidden_partner, auction.winning_points
+        g[G_STAKES:G_STAKES + 12] = [stake for stakes in auction.stakes for stake in stakes]
     for name, index in (("hand", P_OBS_HAND), ("trick", P_OBS_TRICK), ("played", P_OBS_PLAYED),
                         ("trick_leader", P_OBS_LEADER), ("side_points", P_OBS_POINTS),
-                        ("tricks_played", P_OBS_TRICKS), ("trump", P_OBS_TRUMP), ("shown", P_OBS_SHOWN)):
+                        ("tricks_played", P_OBS_TRICKS), ("trump", P_OBS_TRUMP), ("shown", P_OBS_SHOWN),
+                        ("phase", P_OBS_PHASE), ("contract", P_OBS_CONTRACT), ("caller", P_OBS_CALLER),
+                        ("called", P_OBS_CALLED), ("called_holder", P_OBS_HOLDER), ("ceded", P_OBS_CEDED),
+                        ("widow", P_OBS_WIDOW), ("discards", P_OBS_DISCARDS)):
         g[index] = layout.get(name, -1)
     g[G_SUITS:G_SUITS + play.cards] = play.suits
     for suit in range(4):
@@ -565,7 +916,23 @@ def _tables(play: TrickPlay, margin: bool) -> np.ndarray:
         g[G_STRENGTHS + STRIDE * v:G_STRENGTHS + STRIDE * v + play.cards] = play.strengths[v]
         g[G_SCALES + v] = play.deck_units(v)
     g[G_SIDES:G_SIDES + play.seats] = play.sides
+    for suit in range(4):
+        order = sorted((c for c in range(play.cards) if play.suits[c] == suit), key=lambda c: -play.strengths[0][c])
+        g[G_ORDER + SUIT_SIZE * suit:G_ORDER + SUIT_SIZE * suit + len(order)] = order
     return g
+
+
+def action_count(play: TrickPlay) -> int:
+    """The actions of a game: its cards (by deck position), and after them, where it has a
+    bidding, a pass and alone (``CallAuction.words``)."""
+    return play.cards + (2 if play.auction is not None else 0)
+
+
+def history_size(play: TrickPlay) -> int:
+    """The most actions of a deal: its cards, and where it has a bidding a bid a seat, the card
+    given for the called one and the cards laid aside."""
+    dealt = play.seats * play.hand_size
+    return dealt + (play.seats + 1 + play.cards - dealt if play.auction is not None else 0)
 
 
 def _every_table() -> np.ndarray:
@@ -624,6 +991,8 @@ def trick_play_of(game: str, seats: int | None = None, options: dict[str, JSON] 
     RulesError says why not for another."""
     if game not in GAMES:
         raise RulesError(f"unknown game {game!r}; the batched engine plays {', '.join(batched_games())}")
+    if game not in batched_games():
+        raise RulesError(f"the batched engine does not play {game}; it plays {', '.join(batched_games())}")
     play = GAMES[game](seats, **(options or {})).trick_play()
     if play is None:
         raise RulesError(f"the batched engine cannot play {game} with these options; it plays the card play "
@@ -634,30 +1003,39 @@ def trick_play_of(game: str, seats: int | None = None, options: dict[str, JSON] 
 
 
 class BatchedGame:
-    """N deals of a game's card play, stepped together.
+    """N deals of a game's card play, and of its bidding where it has one, stepped together.
 
     ``game``, ``seats`` and ``options`` are as for a match (:func:`osteria.new_match`).
-    ``outside`` are the seats whose cards come through :meth:`step` (the learner's; every seat
-    for self-play); the others are played by ``opponents``: ``"random"`` (a uniform legal card)
+    ``outside`` are the seats whose actions come through :meth:`step` (the learner's; every seat
+    for self-play); the others are played by ``opponents``: ``"random"`` (a uniform legal action)
     or ``"rule"`` (a rule-based player), one name for all or one per seat. ``reward`` is
-    ``"points"`` (each seat's side's card points of the deal, poison where the game says so) or
-    ``"margin"`` (its side's points less the other sides' mean, turned round where points are
-    poison: more is better).
+    ``"points"`` (each seat's side's card points of the deal, poison where the game says so; in
+    a game with a bidding, the seat's stake) or ``"margin"`` (that less the other sides' or
+    seats' mean, turned round where points are poison: more is better).
+
+    Actions are deck positions, and where the game has a bidding (:class:`osteria.trickplay.CallAuction`) two
+    more: a pass (``cards``) and alone (``cards + 1``). A card means what the phase makes of it:
+    the card called in the bidding, given for the called one in the exchange, laid aside (one at
+    a time) in the discard, played in the card play. Signals are left out.
 
     Arrays, one row per deal, all written in place (read them, copy what must outlive a step):
     ``observation`` (N, ``observation_size``) float32 (``layout`` lists its blocks) and
-    ``legal_mask`` (N, ``cards``) bool for the seat to move, ``to_move``, ``leader`` (N,),
+    ``legal_mask`` (N, ``actions``) bool for the seat to move, ``to_move``, ``leader`` (N,),
     ``hands``, ``played`` (N, seats) int64 bitmasks (bit c: the card at deck position c),
     ``trick`` (N, seats) (each seat's card on the trick, -1 for none), ``taken`` (N, sides) in the
     game's units (thirds in the Tressette family), ``trump`` (N,) (the suit, -1 for none),
     ``dealer`` (N,) (-1 where none was drawn: every card dealt and one of them leading, the
-    dealer changes nothing), ``rest`` and ``shown`` (N,) bitmasks of the cards set aside and of
-    those of them every seat sees, ``turned`` (N,) the card that turned the trump (-1 for none),
-    ``rewards`` (N, seats) float32 (nonzero only in the step a deal ended), ``terminated`` and
-    ``illegal`` (N,) bool, and the deals that ended in the last step: ``finished_hands`` (N,
-    seats) as dealt, ``finished_dealer``, ``finished_rest``, ``finished_turned`` and
-    ``finished_history`` (N, cards played in a deal), their cards in playing order (all -1 for a
-    deal that an illegal card ended).
+    dealer changes nothing), ``rest`` and ``shown`` (N,) bitmasks of the cards set aside (those
+    the caller laid aside, once he took them) and of those of them every seat sees, ``widow``
+    (N,) the cards set aside as dealt, ``turned`` (N,) the card that turned the trump (-1 for
+    none); with a bidding ``phase`` (N,) (an index of
+    ``PHASE_NAMES``), ``contract`` (0 none yet, 1 a called card, 2 alone), ``caller``, ``called``,
+    ``holder`` (who was dealt the called card) and ``ceded`` (the card given for it), -1 for
+    none; ``rewards`` (N, seats) float32 (nonzero only in the step a deal ended),
+    ``terminated`` and ``illegal`` (N,) bool, and the deals that ended in the last step:
+    ``finished_hands`` (N, seats) as dealt, ``finished_dealer``, ``finished_rest`` (as dealt),
+    ``finished_turned`` and ``finished_history`` (N, a deal's most actions), their actions in
+    order and -1 after the last (all -1 for a deal that an illegal action ended).
     """
 
     def __init__(self, game: str, num_deals: int, *, seats: int | None = None, options: dict[str, JSON] | None = None,
@@ -675,6 +1053,7 @@ class BatchedGame:
         self.trick_play = play
         self.seats = n
         self.cards = play.cards
+        self.actions = action_count(play)
         self.deck = play.deck
         self.layout = observation_layout(play)
         _, offset, shape, _ = self.layout[-1]
@@ -686,17 +1065,17 @@ class BatchedGame:
         self.illegal_reward = float(illegal_reward)
         self.tables = _tables(play, self.margin)
         self.tab = _row_of(self.tables)
-        deal_cards = n * play.hand_size
+        deal_actions = history_size(play)
         self.state = np.zeros((num_deals, COLUMNS), dtype=np.int64)
         self.rng = np.zeros(num_deals, dtype=np.uint64)
-        self.history = np.full((num_deals, deal_cards), -1, dtype=np.int64)
+        self.history = np.full((num_deals, deal_actions), -1, dtype=np.int64)
         self.finished = np.zeros((num_deals, n + 3), dtype=np.int64)
-        self.finished_history = np.full((num_deals, deal_cards), -1, dtype=np.int64)
+        self.finished_history = np.full((num_deals, deal_actions), -1, dtype=np.int64)
         self.rewards = np.zeros((num_deals, n), dtype=np.float32)
         self.terminated = np.zeros(num_deals, dtype=np.bool_)
         self.illegal = np.zeros(num_deals, dtype=np.bool_)
         self.observation = np.zeros((num_deals, self.observation_size), dtype=np.float32)
-        self.legal_mask = np.zeros((num_deals, self.cards), dtype=np.bool_)
+        self.legal_mask = np.zeros((num_deals, self.actions), dtype=np.bool_)
         # Views of the state matrix: reading them copies nothing.
         self.hands = self.state[:, HANDS:HANDS + n]
         self.played = self.state[:, PLAYED:PLAYED + n]
@@ -708,6 +1087,13 @@ class BatchedGame:
         self.shown = self.state[:, SHOWN]
         self.rest = self.state[:, REST]
         self.turned = self.state[:, TURNED]
+        self.widow = self.state[:, WIDOW]
+        self.phase = self.state[:, PHASE]
+        self.contract = self.state[:, CONTRACT]
+        self.caller = self.state[:, CALLER]
+        self.called = self.state[:, CALLED]
+        self.holder = self.state[:, HOLDER]
+        self.ceded = self.state[:, CEDED]
         self.finished_hands = self.finished[:, :n]
         self.finished_dealer = self.finished[:, n]
         self.finished_rest = self.finished[:, n + 1]
@@ -731,10 +1117,10 @@ class BatchedGame:
                self.rewards, self.terminated, self.policies, self.observation, self.legal_mask)
 
     def step(self, actions: np.ndarray, *, strict: bool = False) -> int:
-        """Each deal's seat to move plays ``actions[i]`` (a deck position), then the built-in
-        policies play; the cards played in all. A card outside the mask ends its deal with
-        ``illegal_reward`` and ``illegal[i]``; with ``strict``, nothing is played and a
-        ``ValueError`` says which deal, which card and what was legal."""
+        """Each deal's seat to move takes ``actions[i]`` (a deck position, or a bid), then the
+        built-in policies play; the actions taken in all. An action outside the mask ends its
+        deal with ``illegal_reward`` and ``illegal[i]``; with ``strict``, nothing is played and a
+        ``ValueError`` says which deal, which action and what was legal."""
         actions = np.asarray(actions)
         if actions.shape != (self.num_deals,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions: one whole number per deal, shape ({self.num_deals},), "
@@ -755,17 +1141,25 @@ class BatchedGame:
 
     def illegal_message(self, i: int, action: int) -> str:
         seat = int(self.to_move[i])
-        legal = " ".join(self.card_name(int(c)) for c in np.flatnonzero(self.legal_mask[i]))
-        chosen = (self.card_name(action) if 0 <= action < self.cards
-                  else f"{action} (not a card: 0 to {self.cards - 1})")
-        return f"deal {i}: seat {seat} may not play {chosen}; legal: {legal}"
+        legal = " ".join(self.action_name(int(a)) for a in np.flatnonzero(self.legal_mask[i]))
+        chosen = (self.action_name(action) if 0 <= action < self.actions
+                  else f"{action} (not an action: 0 to {self.actions - 1})")
+        return f"deal {i}: seat {seat} may not {PHASE_VERBS[self.phase[i]]} {chosen}; legal: {legal}"
 
-    def playout(self, cards: int) -> None:
-        """``cards`` cards of every deal played by built-in policies only, the outside seats
+    def action_name(self, action: int) -> str:
+        """An action's name: a card's notation, or the bidding's word for a pass and for alone."""
+        if action < self.cards:
+            return self.card_name(action)
+        assert self.trick_play.auction is not None, "only a bidding has actions beyond the cards"
+        return self.trick_play.auction.words[action - self.cards]
+
+    def playout(self, actions: int) -> None:
+        """``actions`` actions of every deal taken by built-in policies only, the outside seats
         included (they play at random): the engine's speed with no caller in the loop."""
         every_seat = np.where(self.policies == OUTSIDE, RANDOM, self.policies)
         _playout(self.tab, self.state, self.rng, self.history, self.finished, self.finished_history,
-                 self.rewards, self.terminated, every_seat, self.policies, cards, self.observation, self.legal_mask)
+                 self.rewards, self.terminated, every_seat, self.policies, actions, self.observation,
+                 self.legal_mask)
 
     def card_name(self, position: int) -> str:
         """The osteria/1 notation of the card at a deck position: ``card_name(0)`` is ``Ad``."""

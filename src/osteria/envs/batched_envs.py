@@ -3,8 +3,9 @@ PettingZoo-style batched environment, for every game it plays.
 
 Both hand out the engine's own arrays, which every step overwrites in place: a caller that keeps
 an observation past the next step copies it. Observations are ``{"observation": (N, size) float32,
-"action_mask": (N, cards) int8}`` for the seat to move in each deal (Tressette: 367 and 40);
-actions are deck positions (the cards in the deck's canonical order). Finished deals are replaced in the same step
+"action_mask": (N, actions) int8}`` for the seat to move in each deal (Tressette: 367 and 40);
+actions are deck positions (the cards in the deck's canonical order), and in a game with a bidding
+a pass and alone after them (Calabresella for three: 460 and 42). Finished deals are replaced in the same step
 (Gymnasium's same-step autoreset), so the observation after a deal's last card is already the
 next deal's: a deal's end leaves nothing to see or decide, and its reward is in that step.
 
@@ -32,7 +33,7 @@ def single_observation_space(engine: BatchedGame) -> spaces.Dict:
     """One deal's observation: the seat's vector and its legal cards."""
     return spaces.Dict({
         "observation": spaces.Box(0.0, 1.0, (engine.observation_size,), np.float32),
-        "action_mask": spaces.Box(0, 1, (engine.cards,), np.int8),
+        "action_mask": spaces.Box(0, 1, (engine.actions,), np.int8),
     })
 
 
@@ -69,7 +70,7 @@ class BatchedVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.nd
         self.seat = seat
         self.num_envs = num_envs
         self.single_observation_space = single_observation_space(self.engine)
-        self.single_action_space = spaces.Discrete(self.engine.cards)
+        self.single_action_space = spaces.Discrete(self.engine.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
@@ -118,7 +119,7 @@ class BatchedAEC:
         self.possible_agents = tuple(f"seat_{s}" for s in range(seat_count))
         self.agents = list(self.possible_agents)
         self._observation_space = single_observation_space(self.engine)
-        self._action_space = spaces.Discrete(self.engine.cards)
+        self._action_space = spaces.Discrete(self.engine.actions)
         self._truncations = np.zeros(num_deals, dtype=np.bool_)
 
     def observation_space(self, agent: str) -> spaces.Dict:

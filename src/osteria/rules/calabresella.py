@@ -34,12 +34,14 @@ from osteria.rules.tressette_family import (
     THIRDS,
     PlayObservation,
     TrickDeal,
+    family_trick_play,
     playable,
     rounded_points,
     thirds_of,
     trick_taker,
 )
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
+from osteria.trickplay import CallAuction, TrickPlay
 
 # -- the deal --------------------------------------------------------------------------------------
 # Three players hold 12 cards and four lie face down (the widow); four hold 10, five hold 8.
@@ -459,6 +461,15 @@ class Calabresella(Game):
         Option("rounds", 2, check=_check_rounds, doc=N_("full rounds of deals: every seat deals this many times"),
                label=N_("rounds")),
     )
+
+    def trick_play(self) -> TrickPlay:
+        # The bidding as above: at three the caller takes the widow, at three and four the holder
+        # of the called card hands it over, at five he is the secret partner. Signals are left out.
+        n = self.seats
+        stakes = tuple(STAKES[contract, cappotto][n] for contract in ("chiamata", "sola") for cappotto in (False, True))
+        auction = CallAuction(caller_takes_rest=n == 3, exchange=n < 5, hidden_partner=n == 5,
+                              winning_points=WINNING_POINTS, stakes=stakes, words=("passo", "sola"))
+        return family_trick_play(range(n), lead_card=None, hand_size=HAND_SIZE[n], auction=auction)
 
     def hand_sizes(self) -> list[int]:
         return [HAND_SIZE[self.seats]] * self.seats

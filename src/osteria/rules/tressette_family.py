@@ -15,7 +15,7 @@ from osteria.cards import CARD_STRINGS, ITALIAN_40, RANKS, SUIT_MASK, cards_of
 from osteria.engine import Deal, SeatCard, TakenTrick
 from osteria.i18n import AtSeat, OfSuit, Reason
 from osteria.openplay import suit_chains
-from osteria.trickplay import TrickPlay
+from osteria.trickplay import CallAuction, TrickPlay
 
 # Taking order within a suit, lowest first: 4 5 6 7 F C R A 2 3.
 ORDER = "4567FCRA23"
@@ -35,17 +35,20 @@ DEAL_THIRDS = sum(THIRDS) + LAST_TRICK_THIRDS
 FAMILY_CHAINS = suit_chains(STRENGTH, ITALIAN_40.mask)
 
 
-def family_trick_play(sides: Sequence[int], thirds: Sequence[int] = THIRDS, *, lead_card: int,
-                      lower_wins: bool = False) -> TrickPlay:
-    """The family's card play as tables: the 40 cards dealt evenly to the seats (``sides``:
-    each one's side), the rest set aside to the last trick's taker, the holder of ``lead_card``
-    leading, the suit followed, points in thirds."""
+def family_trick_play(sides: Sequence[int], thirds: Sequence[int] = THIRDS, *, lead_card: int | None,
+                      lower_wins: bool = False, hand_size: int | None = None,
+                      auction: CallAuction | None = None) -> TrickPlay:
+    """The family's card play as tables: the 40 cards dealt to the seats (``sides``: each one's
+    side), as many each as go round or ``hand_size``, the rest set aside to the last trick's
+    taker, the holder of ``lead_card`` leading (None: the dealer's right), the suit followed,
+    points in thirds; ``auction``: the bidding before the first card."""
     deck = ITALIAN_40.cards
-    return TrickPlay(seats=len(sides), deck=deck, hand_size=len(deck) // len(sides),
+    return TrickPlay(seats=len(sides), deck=deck, hand_size=hand_size or len(deck) // len(sides),
                      suits=tuple(c // 13 for c in deck), values=(tuple(thirds[c] for c in deck),),
                      strengths=(tuple(STRENGTH[c] for c in deck),), trumps=(-1,), sides=tuple(sides), unit=3,
-                     last_bonus=LAST_TRICK_THIRDS, lower_wins=lower_wins, lead_card=deck.index(lead_card),
-                     rest_to_last_taker=True)
+                     last_bonus=LAST_TRICK_THIRDS, lower_wins=lower_wins,
+                     lead_card=-1 if lead_card is None else deck.index(lead_card), rest_to_last_taker=True,
+                     auction=auction)
 
 
 class PlayObservation(TypedDict):
