@@ -106,3 +106,13 @@ def test_the_batched_report_states_its_goal_against_hearts() -> None:
     lines.clear()
     assert batched_speeds(seconds=0.05, rounds=1, out=lines.append, games=["quattrigghiu"]) == []
     assert lines == ["the batched engine plays none of these games"]
+
+
+def test_the_command_refuses_a_batched_bench_of_a_game_the_engine_does_not_play(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from osteria.cli import main
+
+    assert main(["bench", "--batched", "--game", "quattrigghiu", "--seconds", "0.01", "--rounds", "1"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == ("osteria bench: --batched: the batched engine does not play quattrigghiu; it plays tressette, "
+                   "calabresella, traversone, sancagna")

@@ -571,6 +571,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.solver:
                 solver_speeds(args.game, args.seconds)
             elif args.batched:
+                from osteria.rules import batched_games
+
+                unplayed = [game for game in args.game or () if game not in batched_games()]
+                if unplayed:
+                    raise UsageError(f"--batched: the batched engine does not play {', '.join(unplayed)}; "
+                                     f"it plays {', '.join(batched_games())}")
                 batched_speeds(args.seconds, args.rounds, games=args.game)
             else:
                 run(args.game, seconds=args.seconds, reference=not args.no_reference, rounds=args.rounds,
