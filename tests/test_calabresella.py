@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import osteria
 from osteria.cards import CARD_STRINGS, ITALIAN_40, parse_card
 from osteria.engine import IllegalAction, Match, RulesError
-from osteria.rules.calabresella import CalabresellaDeal
+from osteria.rules.calabresella import SCARTO, CalabresellaDeal, scarti, scarto_str
 
 from helpers import fill_hands, finish_deal, play_random_action, undealt
 
@@ -530,3 +530,18 @@ def test_random_matches_keep_the_partner_secret_and_give_out_eleven_points(seed:
         _check_position(match)
     for r in match.results:
         assert sum(r.points) == (0 if r.outcome == "monte" else 11)
+
+
+@settings(max_examples=200)
+@given(hand=st.lists(st.sampled_from(ITALIAN_40.cards), min_size=4, max_size=16, unique=True))
+def test_the_scarti_of_a_hand_are_every_four_of_its_cards_in_order_and_spelt_as_named(hand: list[int]) -> None:
+    """A hand's scarti come as itertools.combinations gives them (bots and replays pick them by
+    their place), and each one's string names its cards lowest first."""
+    from itertools import combinations
+
+    mask = sum(1 << c for c in hand)
+    expected = [SCARTO | sum(1 << c for c in four) for four in combinations(sorted(hand), 4)]
+    assert scarti(mask) == expected
+    for action in expected[:: max(1, len(expected) // 20)]:
+        four = [c for c in sorted(hand) if action >> c & 1]
+        assert scarto_str(action ^ SCARTO) == "scarto " + " ".join(CARD_STRINGS[c] for c in four)

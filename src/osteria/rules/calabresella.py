@@ -75,8 +75,37 @@ ACTION_STRINGS = _action_strings()
 ACTION_OF = {s: a for a, s in ACTION_STRINGS.items()}
 
 
+# The names of every two cards of the deck, the lower first, by their mask. A scarto's four cards
+# are two such pairs, so its string takes two lookups: the bidding's table and the environments
+# spell all 1,820 scarti of a hand at once.
+PAIR_NAMES = {1 << a | 1 << b: f"{CARD_STRINGS[a]} {CARD_STRINGS[b]}"
+              for a, b in combinations(sorted(ITALIAN_40.cards), 2)}
+
+
 def scarto_str(mask: int) -> str:
-    return "scarto " + " ".join(CARD_STRINGS[c] for c in cards_of(mask))
+    """The string of a scarto of four cards, by the bitmask of its cards."""
+    low = mask & -mask
+    rest = mask ^ low
+    low |= rest & -rest
+    return f"scarto {PAIR_NAMES[low]} {PAIR_NAMES[mask ^ low]}"
+
+
+def scarti(hand: int) -> list[int]:
+    """Every scarto of four cards of ``hand``, as SCARTO | their mask, in the order of
+    ``itertools.combinations`` over the hand's cards: each two cards in turn, then every pair
+    after them (built once, so that no card is added to a scarto more than twice)."""
+    bits = [1 << c for c in cards_of(hand)]
+    n = len(bits)
+    pairs_from: list[list[int]] = [[] for _ in range(n + 1)]  # the pairs of the k-th card and after
+    for k in range(n - 2, -1, -1):
+        pairs_from[k] = [bits[k] | b for b in bits[k + 1:]] + pairs_from[k + 1]
+    actions: list[int] = []
+    for i in range(n - 3):
+        first = SCARTO | bits[i]
+        for j in range(i + 1, n - 2):
+            head = first | bits[j]
+            actions += [head | pair for pair in pairs_from[j + 1]]
+    return actions
 
 
 # -- the stakes ------------------------------------------------------------------------------------
@@ -174,9 +203,7 @@ class CalabresellaDeal(TrickDeal):
         if self.phase == "cedo":
             return [CEDO + c for c in cards_of(hand)]
         if self.phase == "scarto":
-            # Each card as its bit, so that a discard's mask is the sum of its cards' bits.
-            bits = [1 << c for c in cards_of(hand)]
-            return [SCARTO + sum(cards) for cards in combinations(bits, DISCARDS)]
+            return scarti(hand)
         if self.trick:
             return self.playable_cards()
         return self._leads(hand)
