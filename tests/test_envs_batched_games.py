@@ -110,13 +110,13 @@ def test_deals_the_built_in_policies_played_replay_on_the_rules_module(game: str
     assert replayed >= n
 
 
-@pytest.mark.parametrize(("game", "seats"), TABLES)
+@pytest.mark.parametrize(("game", "seats"), [*TABLES, ("calabresella", 3), ("calabresella", 4), ("calabresella", 5)])
 def test_the_rule_based_policy_beats_random_play(game: str, seats: int) -> None:
     """Seat 0's side played by the rule-based policy, everyone else at random (seat 1 by the
-    caller): its margin (its side's points less the others' mean, the other way round where
-    points are poison) is ahead by more than three standard errors over 2,000 deals (over 20,000:
-    Traversone +2.15, +1.51, +1.12, +0.85 points for three to six, Sancagna +2.06 of its 72,
-    Tressette +2.66)."""
+    caller): its margin (its side's points or its stake less the others' mean, the other way
+    round where points are poison) is ahead by more than three standard errors over 2,000 deals
+    (over 20,000: Traversone +2.15, +1.51, +1.12, +0.85 points for three to six, Sancagna +2.06
+    of its 72, Tressette +2.66, Calabresella +1.23, +1.44, +0.51 stakes for three to five)."""
     play = trick_play_of(game, seats)
     opponents = ["rule" if play.sides[s] == play.sides[0] else "random" for s in range(seats)]
     batch = BatchedGame(game, 256, seats=seats, outside=(1,), opponents=opponents, reward="margin", seed=9)

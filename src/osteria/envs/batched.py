@@ -331,11 +331,18 @@ def _bid(tab: int, state: Any, i: int, a: int) -> bool:
         state[i, REST] = 0
     if _TABLES[tab, P_EXCHANGE] and state[i, HOLDER] >= 0:
         state[i, PHASE] = EXCHANGE
-    elif state[i, TO_DISCARD]:
+    else:
+        _discard_or_play(state, i)
+    return False
+
+
+@_inline
+def _discard_or_play(state: Any, i: int) -> None:
+    """On to the discard while the caller has cards to lay aside, else to the card play."""
+    if state[i, TO_DISCARD]:
         state[i, PHASE] = DISCARD
     else:
         _begin_play(state, i)
-    return False
 
 
 @_inline
@@ -357,10 +364,7 @@ def _act(tab: int, state: Any, history: Any, i: int, a: int) -> bool:
         state[i, HANDS + seat] ^= 1 << a
         state[i, REST] |= 1 << a
         state[i, TO_DISCARD] -= 1
-    if state[i, TO_DISCARD]:
-        state[i, PHASE] = DISCARD
-    else:
-        _begin_play(state, i)
+    _discard_or_play(state, i)
     return False
 
 
