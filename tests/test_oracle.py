@@ -132,3 +132,38 @@ def test_the_oracle_plays_every_game_to_the_end_in_the_arena(narrow: None, game:
     assert "forfeits" not in summary
     assert all(len(board["deals"]) == len(report.config.rotations(len(board["deals"][0]["delta"])))
                for board in report.boards)
+
+
+@pytest.mark.parametrize(("game", "by_solver"), [("tressette", True), ("traversone", False)])
+def test_the_oracle_solves_the_early_cards_where_the_deal_has_two_sides(monkeypatch: pytest.MonkeyPatch, game: str,
+                                                                        by_solver: bool) -> None:
+    """With 36 cards in the hands the oracle's card is the solver's exact best where the deal has
+    two sides (Tressette), and valued by playouts where each plays for himself (Traversone: the
+    solver's view, all the others against the seat, judges worse there)."""
+    import random
+
+    from osteria.bots.pimc import PimcBot
+    from osteria.bots.solver import ending
+
+    playouts: list[object] = []
+    by_playouts = PimcBot.playout_values
+
+    def counted(*args: object) -> dict[str, float]:
+        playouts.append(args)
+        return by_playouts(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PimcBot, "playout_values", counted)
+    match, _, oracle = first_decision(game, "oracle/early")
+    deal = match.deal
+    assert deal is not None
+    rng = random.Random(1)
+    while deal.cards_in_hands > 36 or len(match.legal_actions()) == 1:
+        match.play(rng.choice(match.legal_actions()))
+    seat = match.decider
+    assert seat is not None
+    oracle.begin_match(seat, "oracle")
+    chosen = oracle.choose(match, seat)
+    assert bool(playouts) != by_solver
+    if by_solver:
+        values = ending(deal, seat).move_values()
+        assert values[deal.card_of(deal.parse_action(chosen))] == max(values.values())
