@@ -53,10 +53,9 @@ from osteria.rules import GAMES
 BREADTH = WIDEST
 # Past this many seconds a decision weighs no further option.
 DECISION_SECONDS = 3.0
-# The node budget of each solve in a continuation, and of the card play's own decisions, which
-# the solver values from the first card: a whole deal of Traversone, the slowest to solve, mostly
-# fits it (its whole deals take up to about 3 s at four players, its endings of 32 cards under
-# 0.5 s). A decision beyond it is valued by random playouts.
+# The node budget of each solve in a continuation, and of the card play's own decisions where
+# the solver values them from the first card (a whole Tressette deal takes it tens of
+# milliseconds). A decision beyond it is valued by random playouts.
 MAX_NODES = 2_000_000
 
 
@@ -174,4 +173,4 @@ class OraclePlayer:
 def two_sides(deal: Deal, seat: int) -> bool:
     """Whether the seats other than ``seat``'s side play for one side."""
     others = [s for s in range(deal.seats) if not deal.same_side(seat, s)]
-    return all(deal.same_side(others[0], s) for s in others[1:])
+    return not others or all(deal.same_side(others[0], s) for s in others[1:])
