@@ -573,10 +573,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             elif args.batched:
                 from osteria.rules import batched_games
 
-                unplayed = [game for game in args.game or () if game not in batched_games()]
+                playable = batched_games()
+                unplayed = [game for game in args.game or () if game not in playable]
                 if unplayed:
                     raise UsageError(f"--batched: the batched engine does not play {', '.join(unplayed)}; "
-                                     f"it plays {', '.join(batched_games())}")
+                                     f"it plays {', '.join(playable)}")
                 batched_speeds(args.seconds, args.rounds, games=args.game)
             else:
                 run(args.game, seconds=args.seconds, reference=not args.no_reference, rounds=args.rounds,

@@ -80,11 +80,11 @@ NO_CONTRACT, CALL, ALONE = range(3)
 
 # The game's scalars, by place in its row.
 (P_SEATS, P_CARDS, P_HAND, P_SIDES, P_UNIT, P_LAST_BONUS, P_MUST_TRUMP, P_LOWER_WINS, P_LEAD_CARD,
- P_REST_TO_LAST, P_TURNED_TRUMP, P_SHOWN, P_VARIANTS, P_MARGIN, P_ACTIONS, P_HISTORY,
+ P_REST_TO_LAST, P_TURNED_TRUMP, P_SHOWN, P_VARIANTS, P_MARGIN, P_ACTIONS,
  P_AUCTION, P_TAKES_REST, P_EXCHANGE, P_HIDDEN_PARTNER, P_WINNING,
  P_OBS_HAND, P_OBS_TRICK, P_OBS_PLAYED, P_OBS_LEADER, P_OBS_POINTS, P_OBS_TRICKS, P_OBS_TRUMP, P_OBS_SHOWN,
  P_OBS_PHASE, P_OBS_CONTRACT, P_OBS_CALLER, P_OBS_CALLED, P_OBS_HOLDER, P_OBS_CEDED, P_OBS_WIDOW, P_OBS_DISCARDS,
- ) = range(37)
+ ) = range(36)
 
 # Its tables follow at fixed places. Per card tables take STRIDE places (a deck's most cards) per variant.
 STRIDE = 52
@@ -707,21 +707,13 @@ def _observe(tab: int, state: Any, i: int, observation: Any, mask: Any) -> None:
     while legal:
         mask[i, _lowest(legal)] = True
         legal &= legal - 1
-    hand = state[i, HANDS + me]
-    while hand:
-        c = _lowest(hand)
-        hand &= hand - 1
-        row[at_hand + c] = 1.0
+    _mark(row, at_hand, state[i, HANDS + me])
     for k in range(seats):
         seat = _after(me, k, seats)
         c = state[i, TRICK + seat]
         if c >= 0:
             row[at_trick + cards * k + c] = 1.0
-        played = state[i, PLAYED + seat]
-        while played:
-            c = _lowest(played)
-            played &= played - 1
-            row[at_played + cards * k + c] = 1.0
+        _mark(row, at_played + cards * k, state[i, PLAYED + seat])
     row[_TABLES[tab, P_OBS_LEADER] + _after(state[i, LEADER], seats - me, seats)] = 1.0
     scale = _TABLES[tab, G_SCALES + v]
     for k in range(_TABLES[tab, P_SIDES]):
@@ -897,7 +889,7 @@ def _tables(play: TrickPlay, margin: bool) -> np.ndarray:
     g[P_LEAD_CARD], g[P_REST_TO_LAST] = play.lead_card, play.rest_to_last_taker
     g[P_TURNED_TRUMP], g[P_SHOWN] = play.turned_trump, sum(1 << k for k in play.shown)
     g[P_VARIANTS], g[P_MARGIN] = len(play.trumps), margin
-    g[P_ACTIONS], g[P_HISTORY] = action_count(play), history_size(play)
+    g[P_ACTIONS] = action_count(play)
     auction = play.auction
     g[P_AUCTION] = auction is not None
     if auction is not None:
@@ -993,14 +985,16 @@ def _row_of(tables: np.ndarray) -> int:
 def trick_play_of(game: str, seats: int | None = None, options: dict[str, JSON] | None = None) -> TrickPlay:
     """The card play of a game the batched engine plays, by its name, seats and options; a
     RulesError says why not for another."""
+    games = batched_games()
+    playable = ", ".join(games)
     if game not in GAMES:
-        raise RulesError(f"unknown game {game!r}; the batched engine plays {', '.join(batched_games())}")
-    if game not in batched_games():
-        raise RulesError(f"the batched engine does not play {game}; it plays {', '.join(batched_games())}")
+        raise RulesError(f"unknown game {game!r}; the batched engine plays {playable}")
+    if game not in games:
+        raise RulesError(f"the batched engine does not play {game}; it plays {playable}")
     play = GAMES[game](seats, **(options or {})).trick_play()
     if play is None:
         raise RulesError(f"the batched engine cannot play {game} with these options; it plays the card play "
-                         f"of {', '.join(batched_games())}")
+                         f"of {playable}")
     if play.seats > MAX_SEATS or any(side != seat % play.side_count for seat, side in enumerate(play.sides)):
         raise RulesError(f"{game}: the batched engine seats at most {MAX_SEATS}, a side every so many seats")
     return play

@@ -76,7 +76,7 @@ ACTION_OF = {s: a for a, s in ACTION_STRINGS.items()}
 
 
 # The names of every two cards of the deck, the lower first, by their mask. A scarto's four cards
-# are two such pairs, so its string takes two lookups: the bidding's table and the environments
+# are two such pairs, so its string takes two lookups: the string API and the environments
 # spell all 1,820 scarti of a hand at once.
 PAIR_NAMES = {1 << a | 1 << b: f"{CARD_STRINGS[a]} {CARD_STRINGS[b]}"
               for a, b in combinations(sorted(ITALIAN_40.cards), 2)}
