@@ -134,36 +134,66 @@ def test_the_oracle_plays_every_game_to_the_end_in_the_arena(narrow: None, game:
                for board in report.boards)
 
 
-@pytest.mark.parametrize(("game", "by_solver"), [("tressette", True), ("traversone", False)])
-def test_the_oracle_solves_the_early_cards_where_the_deal_has_two_sides(monkeypatch: pytest.MonkeyPatch, game: str,
-                                                                        by_solver: bool) -> None:
-    """With 36 cards in the hands the oracle's card is the solver's exact best where the deal has
-    two sides (Tressette), and valued by playouts where each plays for himself (Traversone: the
-    solver's view, all the others against the seat, judges worse there)."""
+def early_decision(game: str) -> tuple[Match, int, OraclePlayer]:
+    """The oracle to play with 36 cards in the hands and more than one legal."""
     import random
 
-    from osteria.bots.pimc import PimcBot
-    from osteria.bots.solver import ending
-
-    playouts: list[object] = []
-    by_playouts = PimcBot.playout_values
-
-    def counted(*args: object) -> dict[str, float]:
-        playouts.append(args)
-        return by_playouts(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(PimcBot, "playout_values", counted)
     match, _, oracle = first_decision(game, "oracle/early")
-    deal = match.deal
-    assert deal is not None
     rng = random.Random(1)
-    while deal.cards_in_hands > 36 or len(match.legal_actions()) == 1:
+    while match.deal is not None and (match.deal.cards_in_hands > 36 or len(match.legal_actions()) == 1):
         match.play(rng.choice(match.legal_actions()))
     seat = match.decider
     assert seat is not None
     oracle.begin_match(seat, "oracle")
+    return match, seat, oracle
+
+
+def no_random_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from osteria.bots.pimc import PimcBot
+
+    def refused(*args: object) -> dict[str, float]:
+        raise AssertionError("valued by random playouts")
+
+    monkeypatch.setattr(PimcBot, "playout_values", refused)
+
+
+def test_the_oracle_solves_the_early_cards_where_the_deal_has_two_sides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With 36 cards in the hands the oracle's card is the solver's exact best (Tressette)."""
+    from osteria.bots.solver import ending
+
+    no_random_playouts(monkeypatch)
+    match, seat, oracle = early_decision("tressette")
+    deal = match.deal
+    assert deal is not None
     chosen = oracle.choose(match, seat)
-    assert bool(playouts) != by_solver
-    if by_solver:
-        values = ending(deal, seat).move_values()
-        assert values[deal.card_of(deal.parse_action(chosen))] == max(values.values())
+    values = ending(deal, seat).move_values()
+    assert values[deal.card_of(deal.parse_action(chosen))] == max(values.values())
+
+
+@pytest.mark.parametrize("cards_left", [36, 16])
+def test_where_each_plays_for_himself_the_oracle_plays_the_card_of_the_best_continuation(
+        monkeypatch: pytest.MonkeyPatch, cards_left: int) -> None:
+    """In Traversone each card is valued by the deal played on by the rule-based player at every
+    seat, early and in the ending alike: neither random playouts nor the solver, whose view has
+    all the others play against the seat."""
+    import random
+
+    def refused(*args: object) -> object:
+        raise AssertionError("valued by the solver")
+
+    no_random_playouts(monkeypatch)
+    monkeypatch.setattr(Solver, "solve", refused)
+    monkeypatch.setattr("osteria.bots.pimc.ending", refused)
+    match, seat, oracle = early_decision("traversone")
+    rng = random.Random(2)
+    deal = match.deal
+    assert deal is not None
+    while True:  # on to a decision from ``cards_left`` on where the cards' outcomes differ
+        seat = match.decider
+        assert seat is not None
+        values = {text: oracle.playout(match, seat, deal.parse_action(text)) for text in match.legal_actions()}
+        if deal.cards_in_hands <= cards_left and len(set(values.values())) > 1:
+            break
+        match.play(rng.choice(match.legal_actions()))
+    chosen = oracle.choose(match, seat)
+    assert values[chosen] == min(values.values())  # points are poison

@@ -6,17 +6,23 @@ It values every option of a decision on the true deal, in the unit the arena sco
 (the seat's deltas over the board's deals: a deal, or a Sancagna smazzata), and plays the best,
 ``Game.sense`` deciding which way is best:
 
-- a decision of the card play that offers only cards (a lead signal is its card), in the card
-  play's own terms: exactly by the double-dummy solver, from the first card where the deal has
-  two sides and near the end where each plays for himself (Traversone), and by many random
-  playouts where a solve exceeds its budget or before the end (``PimcBot.solved_values``,
+- a decision of the card play that offers only cards (a lead signal is its card), where the deal
+  has two sides: in the card play's own terms, exactly by the double-dummy solver from the first
+  card, and by many random playouts where a solve exceeds its budget (``PimcBot.solved_values``,
   ``PimcBot.playout_values``);
+- where each plays for himself (Traversone), every card by its continuation with every later
+  decision the rule-based player's (as below, with no solve). The rule-based player is
+  deterministic, so that is each card's exact outcome against rule-based opponents. The solver's
+  view there has all the others play against the seat, which judged worse: 300 boards against
+  the rule-based player gave the oracle +0.430 +- 0.208 points a deal with random playouts and
+  the solver's endings, and +1.537 +- 0.182 with continuations (+0.388 +- 0.228 with the
+  solver's endings after them);
 - every other decision (bids, calls, cedo, discards, sola, sulità, aiuto, tutità, fuori or
   avanti, a turn that offers an accuso or a cenno beside its cards) by its continuation: the
   option applied to a copy of the match, the match played on to the end of the board, and the
   seat's deltas summed. In the continuation every card of the card play is the solver's: where
   the solver counts the result itself (``Game.solver_unit`` is None) one solve of the card play
-  gives the deal's delta; elsewhere (Traversone's thirds, Sancagna's card points) each card is
+  gives the deal's delta; elsewhere (Sancagna's card points) each card is
   the solver's best for the seat that plays it, the deal played out card by card and the board
   on to its end (the next deal of a smazzata is the true one). Every decision of the
   continuation that is not the solver's (bids, discards, fuori, and the accusi and cenni the
@@ -53,9 +59,9 @@ from osteria.rules import GAMES
 BREADTH = WIDEST
 # Past this many seconds a decision weighs no further option.
 DECISION_SECONDS = 3.0
-# The node budget of each solve in a continuation, and of the card play's own decisions where
-# the solver values them from the first card (a whole Tressette deal takes it tens of
-# milliseconds). A decision beyond it is valued by random playouts.
+# The node budget of each solve in a continuation, and of the card play's own decisions, which
+# the solver values from the first card (a whole Tressette deal takes it tens of milliseconds).
+# A decision beyond it is valued by random playouts.
 MAX_NODES = 2_000_000
 
 
@@ -68,25 +74,17 @@ class OraclePlayer:
         self.heuristic: Bot | None = HEURISTICS[game]() if game in HEURISTICS else None
         self.deck_size = len(GAMES[game].deck.cards)
         self.valuer: PimcBot | None = None
-        self.ending_valuer: PimcBot | None = None
         self.rng = random.Random()
         self.solver = Solver(MAX_NODES)
 
     def begin_match(self, seat: int, seed: str) -> None:
-        # Where the deal has two sides, the solver's view (the seat's side against the others) is
-        # the deal's own, and it values every card it can from the first. Where each plays for
-        # himself it is not: it has all the others play against the seat, and judged Traversone's
-        # cards worse than random playouts until the end (300 boards: -0.222 +- 0.208 points a
-        # deal against the rule-based player, where playouts before the last 24 cards gave
-        # +0.430 +- 0.208), so there it values the endings alone.
         self.valuer = PimcBot(seed, max_nodes=MAX_NODES, solve_cards=self.deck_size, playouts=24)
-        self.ending_valuer = PimcBot(seed, max_nodes=200_000, playouts=24)
         self.rng = random.Random(seed)
 
     def choose(self, match: Match, seat: int) -> str:
         deal = match.deal
         assert deal is not None and deal.to_move is not None
-        assert self.valuer is not None and self.ending_valuer is not None
+        assert self.valuer is not None
         actions = {deal.action_str(a): a for a in deal.legal()}
         if len(actions) == 1:
             return next(iter(actions))
@@ -96,8 +94,11 @@ class OraclePlayer:
             return max(values, key=lambda text: sense * values[text])
         if len(actions) > WIDEST:
             actions = dict(self.valuer.rng.sample(sorted(actions.items()), WIDEST))
-        valuer = self.valuer if two_sides(deal, deal.to_move) else self.ending_valuer
-        values = valuer.solved_values(deal, actions, deal.to_move) or valuer.playout_values(deal, actions, deal.to_move)
+        if self.heuristic is not None and not two_sides(deal, deal.to_move):
+            values = {text: self.playout(match, seat, a) for text, a in actions.items()}
+        else:
+            values = (self.valuer.solved_values(deal, actions, deal.to_move)
+                      or self.valuer.playout_values(deal, actions, deal.to_move))
         return max(values, key=lambda text: sense * values[text])
 
     @staticmethod
