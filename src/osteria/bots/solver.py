@@ -7,8 +7,8 @@ bounds from the points still at stake. Where the value is a step function of wha
 gains (whole points from thirds), the zero-window searches test only the steps, and stop once
 the value is known to that precision. The last trick is counted, not searched.
 
-Tressette, Calabresella (three to five seats), Traversone (three to six) and Sancagna are
-searched by a compiled kernel (``solver_kernel``, numba) where numba is installed; this module
+Tressette, Calabresella (three to five seats), Traversone (three to six), Sancagna and
+Quattrigghiu are searched by a compiled kernel (``solver_kernel``, numba) where numba is installed; this module
 is its reference, and ``compiled=False`` (to :func:`ending` or :class:`Solver`) forces it.
 
 Only card play is searched: a card with a lead signal is the card (signals do not change what
