@@ -99,15 +99,30 @@ def test_the_batched_report_states_its_goal_against_hearts() -> None:
     lines: list[str] = []
     speeds = batched_speeds(seconds=0.05, rounds=1, out=lines.append)
     assert [s.name for s in speeds] == ["openspiel hearts", *(f"{game} batched ({way})"
-                                        for game in ("tressette", "calabresella", "traversone", "sancagna")
+                                        for game in ("tressette", "calabresella", "traversone", "sancagna",
+                                                     "quattrigghiu")
                                         for way in ("compiled loop", "env step"))]
     goals = [line for line in lines if "goal 20x" in line]
-    assert len(goals) == 8 and all(line.endswith(("met", "not met")) for line in goals)
-    lines.clear()
+    assert len(goals) == 10 and all(line.endswith(("met", "not met")) for line in goals)
+
+
+@pytest.fixture
+def quattrigghiu_without_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game's rules give their card play as tables: a game whose rules gave none is
+    Quattrigghiu's rules without them."""
+    from osteria.rules.quattrigghiu import Quattrigghiu
+
+    monkeypatch.setattr(Quattrigghiu, "trick_play", lambda self: None)
+
+
+@pytest.mark.usefixtures("quattrigghiu_without_tables")
+def test_the_batched_report_says_when_it_plays_none_of_the_games() -> None:
+    lines: list[str] = []
     assert batched_speeds(seconds=0.05, rounds=1, out=lines.append, games=["quattrigghiu"]) == []
     assert lines == ["the batched engine plays none of these games"]
 
 
+@pytest.mark.usefixtures("quattrigghiu_without_tables")
 def test_the_command_refuses_a_batched_bench_of_a_game_the_engine_does_not_play(
         capsys: pytest.CaptureFixture[str]) -> None:
     from osteria.cli import main

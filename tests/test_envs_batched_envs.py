@@ -122,7 +122,8 @@ def test_gymnasium_make_vec_builds_the_batched_card_play_of_each_game() -> None:
     from osteria.envs.gym import batched_env_id
 
     for game, settings in (("tressette", {}), ("traversone", {"seats": 5, "options": {"asso_bastoni": 11}}),
-                           ("sancagna", {"opponents": "rule"}), ("calabresella", {"seats": 5, "opponents": "rule"})):
+                           ("sancagna", {"opponents": "rule"}), ("calabresella", {"seats": 5, "opponents": "rule"}),
+                           ("quattrigghiu", {"options": {"aiuto_volontario": True}, "opponents": "rule"})):
         envs = gymnasium.make_vec(batched_env_id(game), num_envs=6, seat=1, **settings)
         assert isinstance(envs, BatchedVectorEnv) and envs.num_envs == 6 and envs.engine.game == game
         observations, _ = envs.reset(seed=2)
@@ -132,5 +133,5 @@ def test_gymnasium_make_vec_builds_the_batched_card_play_of_each_game() -> None:
             observations, *_ = envs.step(random_actions(observations["action_mask"], rng))
         assert (envs.engine.to_move == 1).all()
     assert gymnasium.make_vec("osteria/TraversoneBatched-v0", num_envs=2, seats=6).engine.seats == 6
-    with pytest.raises(RulesError, match="does not play quattrigghiu"):
-        BatchedVectorEnv("quattrigghiu", 2)
+    with pytest.raises(RulesError, match="cannot play tressette with these options"):
+        BatchedVectorEnv("tressette", 2, options={"morto": [1]})

@@ -1,5 +1,6 @@
 """The batched compiled engine on every game it plays, held to each rules module deal by deal:
-Traversone for three to six, Sancagna, Tressette."""
+Traversone for three to six, Sancagna, Tressette (Calabresella and Quattrigghiu, with their
+biddings, have their own tests)."""
 
 from __future__ import annotations
 
@@ -110,13 +111,15 @@ def test_deals_the_built_in_policies_played_replay_on_the_rules_module(game: str
     assert replayed >= n
 
 
-@pytest.mark.parametrize(("game", "seats"), [*TABLES, ("calabresella", 3), ("calabresella", 4), ("calabresella", 5)])
+@pytest.mark.parametrize(("game", "seats"), [*TABLES, ("calabresella", 3), ("calabresella", 4), ("calabresella", 5),
+                                             ("quattrigghiu", 4)])
 def test_the_rule_based_policy_beats_random_play(game: str, seats: int) -> None:
     """Seat 0's side played by the rule-based policy, everyone else at random (seat 1 by the
     caller): its margin (its side's points or its stake less the others' mean, the other way
     round where points are poison) is ahead by more than three standard errors over 2,000 deals
     (over 20,000: Traversone +2.15, +1.51, +1.12, +0.85 points for three to six, Sancagna +2.06
-    of its 72, Tressette +2.66, Calabresella +1.23, +1.44, +0.51 stakes for three to five)."""
+    of its 72, Tressette +2.66, Calabresella +1.23, +1.44, +0.51 stakes for three to five,
+    Quattrigghiu +0.49)."""
     play = trick_play_of(game, seats)
     opponents = ["rule" if play.sides[s] == play.sides[0] else "random" for s in range(seats)]
     batch = BatchedGame(game, 256, seats=seats, outside=(1,), opponents=opponents, reward="margin", seed=9)
@@ -198,8 +201,6 @@ def test_traversones_options_reach_the_tables() -> None:
 
 
 @pytest.mark.parametrize(("game", "seats", "options", "message"), [
-    ("quattrigghiu", None, {}, "the batched engine does not play quattrigghiu; it plays tressette, calabresella, "
-                               "traversone, sancagna"),
     ("tressette", None, {"morto": [1]}, "cannot play tressette with these options"),
     ("sancagna", None, {"tavola": True}, "cannot play sancagna with these options"),
     ("briscola", None, {}, "unknown game 'briscola'"),
@@ -211,8 +212,14 @@ def test_games_and_options_it_cannot_play_are_refused(game: str, seats: int | No
         BatchedGame(game, 2, seats=seats, options=options)
 
 
-def test_it_plays_the_games_whose_rules_describe_their_card_play() -> None:
-    assert batched_games() == ["tressette", "calabresella", "traversone", "sancagna"]
+def test_it_plays_the_games_whose_rules_describe_their_card_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    from osteria.rules.quattrigghiu import Quattrigghiu
+
+    assert batched_games() == ["tressette", "calabresella", "traversone", "sancagna", "quattrigghiu"]
+    monkeypatch.setattr(Quattrigghiu, "trick_play", lambda self: None)  # a game whose rules give no tables
+    with pytest.raises(RulesError, match=r"the batched engine does not play quattrigghiu; it plays tressette, "
+                                         r"calabresella, traversone, sancagna$"):
+        BatchedGame("quattrigghiu", 2)
 
 
 def test_the_compiled_code_holds_every_table_the_rules_give() -> None:

@@ -7,7 +7,8 @@ shuffled and dealt in equal hands, the rest set aside; the first lead; a hand an
 led (else trumps where it must); the highest trump takes the trick, else the strongest card of
 the suit led; each card taken counts its value to the taker's side, and the last trick a bonus.
 A game may put before it a bidding in which one seat takes the deal against the others
-(:class:`CallAuction`). Whatever else a game adds to it (signals, accusi, cenni) is the rules
+(:class:`CallAuction`), or Ombre's call of the trump suit with a partner (:class:`TrumpCall`), after
+which the basi (tricks) count, not the cards. Whatever else a game adds to it (signals, accusi, cenni) is the rules
 module's alone.
 
 Cards are numbered by their place in the deck (``deck``), 0 up, as the environments number them.
@@ -46,12 +47,47 @@ class CallAuction:
 
 
 @dataclass(frozen=True)
+class TrumpCall:
+    """Ombre's bidding and scoring: the seat that calls names the trump suit (the card play's
+    variant) and plays with a partner, or alone, for the most basi.
+
+    The holder of ``first_speaker`` speaks first; each in turn passes or calls, and the first call
+    takes the deal. A call names the trump and a card of ``partner_cards`` the caller does not hold,
+    whose holder is his partner, known to himself alone until that card is played or the tutità
+    is asked; one holding all of them names one of ``instead`` he does not hold. With
+    ``volunteers`` the caller names only the trump, and the others in turn from his right may
+    answer that they help, publicly; none helping, he plays alone. Alone (``sulità``) he names
+    the trump only. Where all pass, the holder of ``forced`` must call.
+
+    The card play stops as soon as a side has ``winning`` basi; a side that took each of the first
+    ``winning`` (with basi left) is asked, each member in playing order from the last taker,
+    whether it goes for all of them (the tutità): all saying so, the play goes on and ends at the
+    first base it loses. The outcome pays ``stakes`` (per contract, a call then alone: what the
+    caller, his partner and each other seat win when the caller's side wins; every sign turns when
+    the others win), times ``tutita`` for all the basi; five each, or a tutità tried and lost, pay
+    nothing. Basi count alike whatever their cards: the card play's values are a card's share.
+    """
+
+    first_speaker: int
+    forced: int
+    partner_cards: tuple[int, ...]
+    instead: tuple[int, ...]
+    volunteers: bool
+    winning: int
+    stakes: tuple[tuple[int, int, int], tuple[int, int, int]]
+    tutita: int
+    # The game's words: a call, alone, a pass, help (a volunteer's), go for all the basi, stop.
+    words: tuple[str, str, str, str, str, str]
+
+
+@dataclass(frozen=True)
 class TrickPlay:
     """The card play of a game, for a given number of seats and options.
 
     Where the trump suit changes from deal to deal, the tables hold one row per trump (its
     ``variant``): the variant of a deal is the suit of its first card set aside (the turned
-    card). Strength orders the cards that may take a trick: a trump's is above every other card's.
+    card), or the one a :class:`TrumpCall` names. Strength orders the cards that may take a
+    trick: a trump's is above every other card's.
     """
 
     seats: int
@@ -70,7 +106,18 @@ class TrickPlay:
     rest_to_last_taker: bool = False  # the cards set aside count to whoever takes the last trick
     turned_trump: bool = False  # the first card set aside turns up the deal's trump (its variant)
     shown: tuple[int, ...] = ()  # the places in the set-aside cards of those every seat sees
-    auction: CallAuction | None = None  # the bidding before the first card, where there is one
+    auction: CallAuction | TrumpCall | None = None  # the bidding before the first card, where there is one
+    # Per variant and card, the suit it follows as where the trump makes that differ from ``suits``
+    # (a trump of another suit's cards); empty: ``suits`` in every variant.
+    follows: tuple[tuple[int, ...], ...] = ()
+    # Per variant, the places in the deck of the trumps a hand need not give to a trump lead while it
+    # holds no other trump, unless a stronger one of them was led (Ombre's matador privilege).
+    privileged: tuple[int, ...] = ()
+    forgotten: int = 0  # once this many tricks are played, they are gone from the table and from what seats see
+
+    def follow_suits(self, variant: int) -> tuple[int, ...]:
+        """Per card, the suit it follows as in ``variant``."""
+        return self.follows[variant] if self.follows else self.suits
 
     @property
     def cards(self) -> int:

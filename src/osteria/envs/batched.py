@@ -15,7 +15,8 @@ writes in place: reading them copies nothing, and the next ``step`` overwrites t
 What it plays is the game's card play as its rules module describes it in tables
 (:meth:`osteria.engine.Game.trick_play`, :mod:`osteria.trickplay`), with the bidding that puts
 one seat against the others where the game has one: Tressette, Traversone for three to six,
-Sancagna, and Calabresella for three to five. Every deal is the first of a match, as in the
+Sancagna, Calabresella for three to five, and Quattrigghiu (Ombre's call of the trump, scored in
+basi, with the early stop and the tutità). Every deal is the first of a match, as in the
 environments' one-deal episodes. What else a game adds to its card play (accusi, signals,
 cenni, the call-out) is its rules module's alone and left out here; the tests hold this engine
 to the rules modules, deal by deal.
@@ -34,10 +35,10 @@ import numpy as np
 
 from osteria.bots.solver_kernel import count_bits as _count
 from osteria.bots.solver_kernel import lowest_bit as _lowest
-from osteria.cards import CARD_STRINGS
+from osteria.cards import CARD_STRINGS, SUITS
 from osteria.engine import JSON, RulesError
 from osteria.rules import GAMES, batched_games
-from osteria.trickplay import TrickPlay
+from osteria.trickplay import CallAuction, TrickPlay, TrumpCall
 
 MAX_SEATS = 6
 
@@ -64,13 +65,28 @@ DECISIONS = WIDOW + 1  # the actions of the deal so far (the places of ``history
 # called card and who was dealt it (-1: it lay set aside), the card given for it, how many cards
 # the caller has still to lay aside, and the passes so far.
 PHASE, CONTRACT, CALLER, CALLED, HOLDER, CEDED, TO_DISCARD, PASSES = range(DECISIONS + 1, DECISIONS + 9)
-COLUMNS = PASSES + 1
+# Whether every seat knows the caller's partner (he played the called card, or said he helps, or
+# the tutità was asked); with a trump call, the side going for the tutità (0 the caller's, 1 the
+# others, -1 none) and the seats still to answer (a bit each: the volunteers, the tutità's askees);
+# the cards of the tricks gone from the table (``TrickPlay.forgotten``).
+KNOWN, ATTEMPT, ASKING, GONE = range(PASSES + 1, PASSES + 5)
+COLUMNS = GONE + 1
 
-# The phases of a deal, and the contracts.
-PLAY, BIDDING, EXCHANGE, DISCARD = range(4)
-PHASE_NAMES = ("card play", "bidding", "exchange", "discard")
-PHASE_VERBS = ("play", "bid", "give", "lay aside")  # what a seat does with an action in each
+# The phases of a deal, and the contracts: a called card (or a volunteer) or alone.
+PLAY, BIDDING, EXCHANGE, DISCARD, FORCED, VOLUNTEERS, WINDOW = range(7)
+PHASE_NAMES = ("card play", "bidding", "exchange", "discard", "forced call", "volunteers", "tutita")
+PHASE_VERBS = ("play", "bid", "give", "lay aside", "call", "answer", "answer")  # what an action does in each
 NO_CONTRACT, CALL, ALONE = range(3)
+# The kinds of bidding: none, a card called (CallAuction), Ombre's trump call (TrumpCall).
+NO_AUCTION, CALL_AUCTION, TRUMP_CALL = range(3)
+# The phases each kind of bidding goes through, in the order of the observation's phase block.
+CALL_AUCTION_PHASES = (PLAY, BIDDING, EXCHANGE, DISCARD)
+TRUMP_CALL_PHASES = (PLAY, BIDDING, FORCED, VOLUNTEERS, WINDOW)
+# A trump call's actions follow the cards: per trump suit a call of each partner card (the four
+# ``partner_cards``, then the four ``instead``), per trump alone, per trump a call of volunteers,
+# then a pass, help, tutità and stop. A mask of them is bits from the first (``_first_choice``).
+W_CALL, W_ALONE, W_OPEN, W_PASS, W_HELP, W_ON, W_STOP = 0, 32, 36, 40, 41, 42, 43
+TRUMP_CALL_WORDS = 44
 
 # A game's scalars and tables are one row of int64 (see ``_tables``); the rows of every game, seat
 # count and choice of options are one module-level array, ``_TABLES``, which numba compiles in as
@@ -84,14 +100,18 @@ NO_CONTRACT, CALL, ALONE = range(3)
  P_AUCTION, P_TAKES_REST, P_EXCHANGE, P_HIDDEN_PARTNER, P_WINNING,
  P_OBS_HAND, P_OBS_TRICK, P_OBS_PLAYED, P_OBS_LEADER, P_OBS_POINTS, P_OBS_TRICKS, P_OBS_TRUMP, P_OBS_SHOWN,
  P_OBS_PHASE, P_OBS_CONTRACT, P_OBS_CALLER, P_OBS_CALLED, P_OBS_HOLDER, P_OBS_CEDED, P_OBS_WIDOW, P_OBS_DISCARDS,
- ) = range(36)
+ P_FIRST_SPEAKER, P_FORCED, P_VOLUNTEERS, P_TUTITA, P_FORGET, P_FLAT, P_OBS_AIUTO, P_OBS_ATTEMPT,
+ ) = range(44)
 
 # Its tables follow at fixed places. Per card tables take STRIDE places (a deck's most cards) per variant.
 STRIDE = 52
 SUIT_SIZE = 13  # a suit's most cards
-G_SUITS = 40  # per card, its suit
-G_SUIT_BITS = G_SUITS + STRIDE  # per suit, its cards
-G_TRUMPS = G_SUIT_BITS + 4  # per variant, its trump suit or -1
+G_SUITS = 64  # per variant and card, the suit it follows as
+G_SUIT_BITS = G_SUITS + 4 * STRIDE  # per variant and suit, the cards that follow as it
+G_PRIVILEGED = G_SUIT_BITS + 16  # per variant, the trumps with the matador privilege (TrickPlay.privileged)
+G_PHASE_PLACE = G_PRIVILEGED + 4  # per phase, its place in the observation's phase block
+G_PARTNER = G_PHASE_PLACE + len(PHASE_NAMES)  # a trump call's partner cards, then those called instead
+G_TRUMPS = G_PARTNER + 8  # per variant, its trump suit or -1
 G_SIDES = G_TRUMPS + 4  # per seat, its side
 G_VALUES = G_SIDES + MAX_SEATS  # per variant and card, what taking it counts
 G_STRENGTHS = G_VALUES + 4 * STRIDE  # per variant and card
@@ -146,6 +166,18 @@ def _strength(tab: int, v: int, c: int) -> int:
 
 
 @_inline
+def _suit(tab: int, v: int, c: int) -> int:
+    """The suit card ``c`` follows as in variant ``v``."""
+    return _TABLES[tab, G_SUITS + STRIDE * v + c]  # type: ignore[no-any-return]
+
+
+@_inline
+def _suit_bits(tab: int, v: int, s: int) -> int:
+    """The cards that follow as suit ``s`` in variant ``v``."""
+    return _TABLES[tab, G_SUIT_BITS + 4 * v + s]  # type: ignore[no-any-return]
+
+
+@_inline
 def _after(seat: int, k: int, seats: int) -> int:
     """The seat ``k`` places after ``seat`` (0 <= k < seats): a compare, not a division."""
     s = seat + k
@@ -154,25 +186,43 @@ def _after(seat: int, k: int, seats: int) -> int:
 
 @_inline
 def _legal(tab: int, state: Any, i: int) -> int:
-    """The cards the seat to move in deal ``i`` may play: the suit led while it holds any, else
-    a trump where it must trump, else any."""
+    """The cards the seat to move in deal ``i`` may play: the suit led while it holds any (but
+    for the matador privilege), else a trump where it must trump, else any."""
     hand = state[i, HANDS + state[i, TO_MOVE]]
     if state[i, ON_TRICK] == 0:
         return hand  # type: ignore[no-any-return]
-    follow = hand & _TABLES[tab, G_SUIT_BITS + _TABLES[tab, G_SUITS + state[i, TRICK + state[i, LEADER]]]]
+    v = state[i, VARIANT]
+    trump = _TABLES[tab, G_TRUMPS + v]
+    led = state[i, TRICK + state[i, LEADER]]
+    suit = _suit(tab, v, led)
+    follow = hand & _suit_bits(tab, v, suit)
     if follow:
+        privileged = _TABLES[tab, G_PRIVILEGED + v]
+        if suit == trump and follow & ~privileged == 0 and not _forced_out(tab, v, follow, led, privileged):
+            return hand  # type: ignore[no-any-return]
         return follow  # type: ignore[no-any-return]
-    trump = _TABLES[tab, G_TRUMPS + state[i, VARIANT]]
-    if _TABLES[tab, P_MUST_TRUMP] and trump >= 0 and hand & _TABLES[tab, G_SUIT_BITS + trump]:
-        return hand & _TABLES[tab, G_SUIT_BITS + trump]  # type: ignore[no-any-return]
+    if _TABLES[tab, P_MUST_TRUMP] and trump >= 0 and hand & _suit_bits(tab, v, trump):
+        return hand & _suit_bits(tab, v, trump)  # type: ignore[no-any-return]
     return hand  # type: ignore[no-any-return]
+
+
+@_inline
+def _forced_out(tab: int, v: int, held: int, led: int, privileged: int) -> bool:
+    """Whether a privileged trump led forces out the privileged ``held``: one of them is weaker."""
+    if not privileged >> led & 1:
+        return False
+    while held:
+        if _strength(tab, v, _lowest(held)) < _strength(tab, v, led):
+            return True
+        held &= held - 1
+    return False
 
 
 @_inline
 def _beats(tab: int, v: int, c: int, best: int, led: int) -> bool:
     """Whether card ``c`` takes the trick from ``best`` (a card of the suit led or a trump):
     only those two suits can take, and a trump's strength is above every other card's."""
-    s = _TABLES[tab, G_SUITS + c]
+    s = _suit(tab, v, c)
     return (s == led or s == _TABLES[tab, G_TRUMPS + v]) and _strength(tab, v, c) > _strength(tab, v, best)
 
 
@@ -183,7 +233,7 @@ def _taker(tab: int, state: Any, i: int) -> int:
     v = state[i, VARIANT]
     leader = state[i, LEADER]
     best = leader
-    led = _TABLES[tab, G_SUITS + state[i, TRICK + leader]]
+    led = _suit(tab, v, state[i, TRICK + leader])
     for k in range(1, state[i, ON_TRICK]):
         seat = _after(leader, k, seats)
         if _beats(tab, v, state[i, TRICK + seat], state[i, TRICK + best], led):
@@ -194,14 +244,15 @@ def _taker(tab: int, state: Any, i: int) -> int:
 @_jit
 def _deal(tab: int, state: Any, rng: Any, i: int, deck: Any) -> None:
     """A new deal in row ``i``: the cards shuffled by its generator, the hands dealt in turn, the
-    rest set aside; the trump turned where the game turns it, and the first leader."""
+    rest set aside; the trump turned where the game turns it (none yet where it is called), the
+    first leader, and the first to speak where there is a bidding."""
     seats, cards, hand_size = _TABLES[tab, P_SEATS], _TABLES[tab, P_CARDS], _TABLES[tab, P_HAND]
     for k in range(cards):
         deck[k] = k
     for k in range(cards - 1, 0, -1):
         j = _below(rng, i, k + 1)
         deck[k], deck[j] = deck[j], deck[k]
-    leader = -1
+    leader = speaker = -1
     for seat in range(seats):
         hand = 0
         for k in range(hand_size * seat, hand_size * seat + hand_size):
@@ -212,6 +263,8 @@ def _deal(tab: int, state: Any, rng: Any, i: int, deck: Any) -> None:
         state[i, TRICK + seat] = -1
         if _TABLES[tab, P_LEAD_CARD] >= 0 and hand >> _TABLES[tab, P_LEAD_CARD] & 1:
             leader = seat
+        if _TABLES[tab, P_FIRST_SPEAKER] >= 0 and hand >> _TABLES[tab, P_FIRST_SPEAKER] & 1:
+            speaker = seat
     dealt = seats * hand_size
     rest = shown = 0
     for k in range(dealt, cards):
@@ -221,7 +274,8 @@ def _deal(tab: int, state: Any, rng: Any, i: int, deck: Any) -> None:
     state[i, REST] = rest
     state[i, SHOWN] = shown
     state[i, TURNED] = deck[dealt] if _TABLES[tab, P_TURNED_TRUMP] else -1
-    state[i, VARIANT] = _TABLES[tab, G_SUITS + deck[dealt]] if _TABLES[tab, P_TURNED_TRUMP] else 0
+    state[i, VARIANT] = _suit(tab, 0, deck[dealt]) if _TABLES[tab, P_TURNED_TRUMP] else \
+        -1 if _TABLES[tab, P_AUCTION] == TRUMP_CALL else 0
     # The dealer is drawn only where the deal can need him: every card dealt and one of them
     # leading, it changes nothing (and the deals of those games stay as they were).
     state[i, DEALER] = -1
@@ -230,7 +284,7 @@ def _deal(tab: int, state: Any, rng: Any, i: int, deck: Any) -> None:
         if leader < 0:
             leader = _after(state[i, DEALER], 1, seats)
     state[i, LEADER] = leader
-    state[i, TO_MOVE] = leader
+    state[i, TO_MOVE] = leader if speaker < 0 else speaker
     state[i, ON_TRICK] = 0
     state[i, TRICKS_DONE] = 0
     for side in range(_TABLES[tab, P_SIDES]):
@@ -240,7 +294,8 @@ def _deal(tab: int, state: Any, rng: Any, i: int, deck: Any) -> None:
     state[i, PHASE] = BIDDING if _TABLES[tab, P_AUCTION] else PLAY
     state[i, CONTRACT] = NO_CONTRACT
     state[i, CALLER] = state[i, CALLED] = state[i, HOLDER] = state[i, CEDED] = -1
-    state[i, TO_DISCARD] = state[i, PASSES] = 0
+    state[i, TO_DISCARD] = state[i, PASSES] = state[i, KNOWN] = state[i, ASKING] = state[i, GONE] = 0
+    state[i, ATTEMPT] = -1
 
 
 @_inline
@@ -257,6 +312,8 @@ def _play(tab: int, state: Any, history: Any, i: int, c: int) -> bool:
     state[i, HANDS + seat] ^= 1 << c
     state[i, PLAYED + seat] |= 1 << c
     state[i, TRICK + seat] = c
+    if c == state[i, CALLED]:
+        state[i, KNOWN] = 1
     _record(state, history, i, c)
     state[i, ON_TRICK] += 1
     if state[i, ON_TRICK] < seats:
@@ -281,22 +338,164 @@ def _play(tab: int, state: Any, history: Any, i: int, c: int) -> bool:
     state[i, TAKEN + _TABLES[tab, G_SIDES + winner]] += gained
     state[i, LEADER] = winner
     state[i, TO_MOVE] = winner
+    if state[i, TRICKS_DONE] == _TABLES[tab, P_FORGET]:
+        for s in range(seats):
+            state[i, GONE] |= state[i, PLAYED + s]
+    if _TABLES[tab, P_AUCTION] == TRUMP_CALL:
+        return _after_base(tab, state, i, winner)
     return last  # type: ignore[no-any-return]
 
 
 @_inline
+def _side_basi(tab: int, state: Any, i: int) -> tuple[int, int]:
+    """The basi (tricks) the caller's side and the others have taken: each card counts a share."""
+    ours = theirs = 0
+    caller, partner = state[i, CALLER], state[i, HOLDER]
+    for seat in range(_TABLES[tab, P_SEATS]):
+        basi = state[i, TAKEN + seat] // _TABLES[tab, P_UNIT]
+        if seat in (caller, partner):
+            ours += basi
+        else:
+            theirs += basi
+    return ours, theirs
+
+
+@_inline
+def _after_base(tab: int, state: Any, i: int, winner: int) -> bool:
+    """After a base of a trump call: whether the deal ends (a side has its winning basi, or the
+    tutità tried is made or lost, or the last base is played); a side that took each of the first
+    winning basi, with basi left, is asked for the tutità, its members from the winner on."""
+    caller, partner = state[i, CALLER], state[i, HOLDER]
+    side = 0 if winner in (caller, partner) else 1
+    ours, theirs = _side_basi(tab, state, i)
+    done, tricks, winning = ours + theirs, _TABLES[tab, P_HAND], _TABLES[tab, P_WINNING]
+    if state[i, ATTEMPT] >= 0:
+        return side != state[i, ATTEMPT] or done == tricks  # type: ignore[no-any-return]
+    if (ours if side == 0 else theirs) == winning:
+        if done == winning < tricks:
+            # Being asked shows everyone who is on which side.
+            state[i, PHASE] = WINDOW
+            state[i, KNOWN] = 1
+            asking = 0
+            for seat in range(_TABLES[tab, P_SEATS]):
+                if seat != winner and (seat in (caller, partner)) == (side == 0):
+                    asking |= 1 << seat
+            state[i, ASKING] = asking
+            return False
+        return True
+    return done == tricks  # type: ignore[no-any-return]
+
+
+@_inline
+def _first_choice(tab: int, state: Any, i: int) -> int:
+    """The action that bit 0 of ``_choices`` stands for: a trump call's words come after the cards."""
+    if state[i, PHASE] != PLAY and _TABLES[tab, P_AUCTION] == TRUMP_CALL:
+        return _TABLES[tab, P_CARDS]  # type: ignore[no-any-return]
+    return 0
+
+
+@_inline
 def _choices(tab: int, state: Any, i: int) -> int:
-    """The actions open to the seat to move in deal ``i``, bit a for action a: in the card play
-    its legal cards; in the bidding a call of any card it does not hold, a pass (the action after
-    the cards) and alone (the next); in the exchange and the discard any card of its hand."""
+    """The actions open to the seat to move in deal ``i``, bit a for action ``_first_choice`` +
+    a: in the card play its legal cards; in a card-calling bidding a call of any card it does not
+    hold, a pass (the action after the cards) and alone (the next); in the exchange and the
+    discard any card of its hand; in a trump call, its words (``_trump_call_words``)."""
     phase = state[i, PHASE]
     if phase == PLAY:
         return _legal(tab, state, i)
     hand = state[i, HANDS + state[i, TO_MOVE]]
+    if _TABLES[tab, P_AUCTION] == TRUMP_CALL:
+        return _trump_call_words(tab, phase, hand)
     if phase == BIDDING:
         cards = _TABLES[tab, P_CARDS]
         return (1 << cards) - 1 & ~hand | 3 << cards  # type: ignore[no-any-return]
     return hand  # type: ignore[no-any-return]
+
+
+@_inline
+def _trump_call_words(tab: int, phase: int, hand: int) -> int:
+    """A trump call's words open to a hand: in the bidding a pass, a call and alone, each trump;
+    a call names a partner card the hand does not hold (one called instead, holding them all), or
+    with volunteers the trump alone; forced, the same less the pass; a volunteer helps or passes;
+    asked for the tutità, one goes for it or stops."""
+    if phase == VOLUNTEERS:
+        return 1 << W_PASS | 1 << W_HELP
+    if phase == WINDOW:
+        return 1 << W_ON | 1 << W_STOP
+    words = 15 << W_ALONE | (1 << W_PASS if phase == BIDDING else 0)
+    if _TABLES[tab, P_VOLUNTEERS]:
+        return words | 15 << W_OPEN
+    all_four = True
+    for k in range(4):
+        all_four = all_four and hand >> _TABLES[tab, G_PARTNER + k] & 1 == 1
+    called = 0
+    for k in range(8):
+        if (k >= 4) == all_four and not hand >> _TABLES[tab, G_PARTNER + k] & 1:
+            called |= 1 << k
+    for t in range(4):
+        words |= called << (W_CALL + 8 * t)
+    return words
+
+
+@_inline
+def _ask_next(state: Any, i: int, seats: int) -> None:
+    """The next seat still to answer, in playing order from the seat to move."""
+    for k in range(1, seats):
+        seat = _after(state[i, TO_MOVE], k, seats)
+        if state[i, ASKING] >> seat & 1:
+            state[i, ASKING] ^= 1 << seat
+            state[i, TO_MOVE] = seat
+            return
+
+
+@_inline
+def _trump_call(tab: int, state: Any, i: int, w: int) -> bool:
+    """The seat to move says word ``w`` of a trump call; whether that ended the deal (a side that
+    took the first basi stopped there)."""
+    seats = _TABLES[tab, P_SEATS]
+    seat = state[i, TO_MOVE]
+    phase = state[i, PHASE]
+    if w == W_PASS and phase == VOLUNTEERS:
+        if state[i, ASKING]:
+            _ask_next(state, i, seats)
+        else:  # nobody helps: the caller plays alone
+            _begin_play(state, i)
+    elif w == W_PASS:
+        state[i, PASSES] += 1
+        if state[i, PASSES] < seats:
+            state[i, TO_MOVE] = _after(seat, 1, seats)
+        else:  # all passed: the holder of the forced card must call
+            state[i, PHASE] = FORCED
+            for s in range(seats):
+                if state[i, HANDS + s] >> _TABLES[tab, P_FORCED] & 1:
+                    state[i, TO_MOVE] = s
+    elif w < W_ALONE:  # the trump and a partner card: its holder is the partner
+        state[i, CALLER], state[i, CONTRACT], state[i, VARIANT] = seat, CALL, w // 8
+        state[i, CALLED] = _TABLES[tab, G_PARTNER + w % 8]
+        for s in range(seats):
+            if state[i, HANDS + s] >> state[i, CALLED] & 1:
+                state[i, HOLDER] = s
+        _begin_play(state, i)
+    elif w < W_OPEN:
+        state[i, CALLER], state[i, CONTRACT], state[i, VARIANT] = seat, ALONE, w - W_ALONE
+        _begin_play(state, i)
+    elif w < W_PASS:  # the trump only: the others answer in turn from the caller's right
+        state[i, CALLER], state[i, CONTRACT], state[i, VARIANT] = seat, ALONE, w - W_OPEN
+        state[i, PHASE] = VOLUNTEERS
+        state[i, ASKING] = 1 << _after(seat, 2, seats) | 1 << _after(seat, 3, seats)
+        state[i, TO_MOVE] = _after(seat, 1, seats)
+    elif w == W_HELP:
+        state[i, HOLDER], state[i, CONTRACT], state[i, KNOWN] = seat, CALL, 1
+        _begin_play(state, i)
+    elif w == W_ON:
+        if state[i, ASKING]:
+            _ask_next(state, i, seats)
+        else:  # the whole side goes for the tutità
+            state[i, ATTEMPT] = 0 if seat in (state[i, CALLER], state[i, HOLDER]) else 1
+            _begin_play(state, i)
+    else:  # stop: the side keeps its win
+        return True
+    return False
 
 
 @_inline
@@ -352,6 +551,8 @@ def _act(tab: int, state: Any, history: Any, i: int, a: int) -> bool:
     if phase == PLAY:
         return _play(tab, state, history, i, a)
     _record(state, history, i, a)
+    if _TABLES[tab, P_AUCTION] == TRUMP_CALL:
+        return _trump_call(tab, state, i, a - _TABLES[tab, P_CARDS])
     if phase == BIDDING:
         return _bid(tab, state, i, a)
     seat = state[i, TO_MOVE]
@@ -370,8 +571,9 @@ def _act(tab: int, state: Any, history: Any, i: int, a: int) -> bool:
 
 @_inline
 def _partner(tab: int, state: Any, i: int) -> int:
-    """The caller's hidden partner, or -1 for none."""
-    if _TABLES[tab, P_HIDDEN_PARTNER] and state[i, CONTRACT] == CALL:
+    """The caller's partner where he is unknown at first (hidden, or a volunteer yet to answer), or
+    -1 for none."""
+    if (_TABLES[tab, P_HIDDEN_PARTNER] or _TABLES[tab, P_AUCTION] == TRUMP_CALL) and state[i, CONTRACT] == CALL:
         return state[i, HOLDER]  # type: ignore[no-any-return]
     return -1
 
@@ -379,9 +581,9 @@ def _partner(tab: int, state: Any, i: int) -> int:
 @_inline
 def _partner_known_to(tab: int, state: Any, i: int, seat: int) -> bool:
     """Whether ``seat`` knows who the hidden partner is: he knows himself, and all know him once
-    he has played the called card."""
+    he has played the called card (or answered that he helps, or the tutità was asked)."""
     partner = _partner(tab, state, i)
-    return partner < 0 or seat == partner or state[i, PLAYED + partner] >> state[i, CALLED] & 1 == 1
+    return partner < 0 or seat == partner or state[i, KNOWN] == 1
 
 
 @_inline
@@ -425,8 +627,9 @@ def _rule_card(tab: int, state: Any, i: int, legal: int) -> int:
     """The rule-based player's card.
 
     Where points are wanted: lead the cheapest card of the longest suit; not following and
-    unable to take, give the least; load a partner's trick with the best points; take a trick
-    worth taking (or when last) with the weakest card that takes it; else give the least.
+    unable to take, give the least; load a partner's trick with the best points (where every card
+    counts alike, give it the least); take a trick worth taking (or when last) with the weakest
+    card that takes it; else give the least.
     Where points are poison: lead the least; not following, throw the most; under the taker,
     play the strongest card that stays under; forced to take, take with the strongest when last
     (the trick is lost anyway), else with the weakest (someone may still go over)."""
@@ -438,11 +641,11 @@ def _rule_card(tab: int, state: Any, i: int, legal: int) -> int:
             return _extreme(tab, v, legal, False, True)
         longest = 0
         for s in range(4):
-            if _count(legal & _TABLES[tab, G_SUIT_BITS + s]) > _count(legal & _TABLES[tab, G_SUIT_BITS + longest]):
+            if _count(legal & _suit_bits(tab, v, s)) > _count(legal & _suit_bits(tab, v, longest)):
                 longest = s
-        return _extreme(tab, v, legal & _TABLES[tab, G_SUIT_BITS + longest], False, True)
+        return _extreme(tab, v, legal & _suit_bits(tab, v, longest), False, True)
     leader = state[i, LEADER]
-    led = _TABLES[tab, G_SUITS + state[i, TRICK + leader]]
+    led = _suit(tab, v, state[i, TRICK + leader])
     taker = _taker(tab, state, i)
     best = state[i, TRICK + taker]
     takers = 0
@@ -452,7 +655,7 @@ def _rule_card(tab: int, state: Any, i: int, legal: int) -> int:
         cards &= cards - 1
         if _beats(tab, v, c, best, led):
             takers |= 1 << c
-    following = legal & _TABLES[tab, G_SUIT_BITS + led] != 0
+    following = legal & _suit_bits(tab, v, led) != 0
     last = state[i, ON_TRICK] == _TABLES[tab, P_SEATS] - 1
     if lower:
         if not following and takers == 0:
@@ -464,7 +667,7 @@ def _rule_card(tab: int, state: Any, i: int, legal: int) -> int:
     if not following and takers == 0:
         return _extreme(tab, v, legal, False, True)
     if _allied(tab, state, i, seat, taker):
-        return _extreme(tab, v, legal, True, True)
+        return _extreme(tab, v, legal, not _TABLES[tab, P_FLAT], True)
     worth = 0
     for k in range(state[i, ON_TRICK]):
         worth += _value(tab, v, state[i, TRICK + _after(leader, k, _TABLES[tab, P_SEATS])])
@@ -490,7 +693,7 @@ def _estimated_tricks(tab: int, hand: int, opponents: int) -> float:
     once the opponents' cards of it are gone, whichever is more."""
     total = 0.0
     for s in range(4):
-        suit = _TABLES[tab, G_SUIT_BITS + s]
+        suit = _suit_bits(tab, 0, s)
         length = _count(hand & suit)
         if length == 0:
             continue
@@ -517,8 +720,8 @@ def _rule_bid(tab: int, state: Any, i: int, hand: int) -> int:
     seats, cards, tricks = _TABLES[tab, P_SEATS], _TABLES[tab, P_CARDS], _TABLES[tab, P_HAND]
     sure = 0
     for s in range(4):
-        length, run = _count(hand & _TABLES[tab, G_SUIT_BITS + s]), _suit_run(tab, hand, s)
-        sure += length if run >= _count(_TABLES[tab, G_SUIT_BITS + s]) - length else run
+        length, run = _count(hand & _suit_bits(tab, 0, s)), _suit_run(tab, hand, s)
+        sure += length if run >= _count(_suit_bits(tab, 0, s)) - length else run
     if sure >= tricks - 2:
         return cards + 1  # type: ignore[no-any-return]
     opponents = seats - 2 if _TABLES[tab, P_HIDDEN_PARTNER] else seats - 1
@@ -548,9 +751,9 @@ def _rule_discard(tab: int, hand: int) -> int:
     while cards:
         c = _lowest(cards)
         cards &= cards - 1
-        s = _TABLES[tab, G_SUITS + c]
+        s = _suit(tab, 0, c)
         missing = lower = 0
-        for place in range(_count(_TABLES[tab, G_SUIT_BITS + s])):
+        for place in range(_count(_suit_bits(tab, 0, s))):
             x = _TABLES[tab, G_ORDER + SUIT_SIZE * s + place]
             if _strength(tab, 0, x) > _strength(tab, 0, c) and not hand >> x & 1:
                 missing += 1
@@ -561,11 +764,71 @@ def _rule_discard(tab: int, hand: int) -> int:
         elif missing <= lower:
             worth = 50 - 10 * missing
         else:
-            worth = 2 * _count(hand & _TABLES[tab, G_SUIT_BITS + s]) - 3 * _value(tab, 0, c)
+            worth = 2 * _count(hand & _suit_bits(tab, 0, s)) - 3 * _value(tab, 0, c)
         key = worth * 1024 + _strength(tab, 0, c)
         if best < 0 or key < best_key:
             best, best_key = c, key
     return best
+
+
+@_inline
+def _trump_strength(tab: int, hand: int, v: int) -> float:
+    """What a hand is worth with trump variant ``v``, in basi roughly: a trump one each among the
+    three best, three quarters among the next three, a half below; a plain suit's best card
+    three quarters, its second a third where guarded."""
+    trump = _TABLES[tab, G_TRUMPS + v]
+    worth = 0.0
+    cards = hand
+    while cards:
+        c = _lowest(cards)
+        cards &= cards - 1
+        s = _suit(tab, v, c)
+        above = 0
+        suit = _suit_bits(tab, v, s)
+        while suit:
+            x = _lowest(suit)
+            suit &= suit - 1
+            if _strength(tab, v, x) > _strength(tab, v, c):
+                above += 1
+        if s == trump:
+            worth += 1.0 if above < 3 else 0.75 if above < 6 else 0.5
+        elif above == 0:
+            worth += 0.75
+        elif above == 1 and _count(hand & _suit_bits(tab, v, s)) >= 2:
+            worth += 0.33
+    return worth
+
+
+@_inline
+def _rule_trump_call(tab: int, state: Any, i: int, hand: int, legal: int) -> int:
+    """The rule-based trump call, as a word: alone with a hand worth seven basi; a call (of the
+    best trump) with one worth four, or when forced (alone where no card is left to call); the
+    partner card called is of the suit the hand holds most of. A volunteer helps with a hand
+    worth three in the trump; asked for the tutità, it stops."""
+    phase = state[i, PHASE]
+    if phase == VOLUNTEERS:
+        return W_HELP if _trump_strength(tab, hand, state[i, VARIANT]) >= 3.0 else W_PASS
+    if phase == WINDOW:
+        return W_STOP
+    best, worth = 0, -1.0
+    for v in range(4):
+        w = _trump_strength(tab, hand, v)
+        if w > worth:
+            best, worth = v, w
+    if worth >= 7.0:
+        return W_ALONE + best
+    if worth < 4.0 and phase == BIDDING:
+        return W_PASS
+    if _TABLES[tab, P_VOLUNTEERS]:
+        return W_OPEN + best
+    word, most = -1, -1
+    for k in range(8):
+        if legal >> (W_CALL + 8 * best + k) & 1:
+            c = _TABLES[tab, G_PARTNER + k]
+            held = _count(hand & _suit_bits(tab, best, _suit(tab, best, c)))
+            if held > most:
+                word, most = W_CALL + 8 * best + k, held
+    return word if word >= 0 else W_ALONE + best  # holding every card one may call: alone
 
 
 @_inline
@@ -576,12 +839,14 @@ def _policy_action(tab: int, state: Any, rng: Any, i: int, policy: int) -> int:
         if phase == PLAY:
             return _rule_card(tab, state, i, legal)
         hand = state[i, HANDS + state[i, TO_MOVE]]
+        if _TABLES[tab, P_AUCTION] == TRUMP_CALL:
+            return _TABLES[tab, P_CARDS] + _rule_trump_call(tab, state, i, hand, legal)  # type: ignore[no-any-return]
         if phase == BIDDING:
             return _rule_bid(tab, state, i, hand)
         if phase == EXCHANGE:  # the least card, by points then strength
             return _extreme(tab, 0, hand, False, True)
         return _rule_discard(tab, hand)
-    return _nth_card(legal, _below(rng, i, _count(legal)))
+    return _first_choice(tab, state, i) + _nth_card(legal, _below(rng, i, _count(legal)))
 
 
 @_inline
@@ -592,8 +857,10 @@ def _end_deal(tab: int, state: Any, rng: Any, history: Any, finished: Any, finis
     Each side keeps its whole points, and the rounding's remainder goes to the side that took
     the last trick, so no whole point of the deal is lost. A margin is the side's points less
     the other sides' mean (the other way round where points are poison). Where the deal had a
-    bidding, each seat gets its stake (:func:`_stakes`)."""
-    if _TABLES[tab, P_AUCTION]:
+    bidding, each seat gets its stake (:func:`_stakes`, :func:`_trump_call_stakes`)."""
+    if _TABLES[tab, P_AUCTION] == TRUMP_CALL:
+        _trump_call_stakes(tab, state, i, rewards)
+    elif _TABLES[tab, P_AUCTION]:
         _stakes(tab, state, i, rewards)
     else:
         _side_points(tab, state, i, rewards)
@@ -667,6 +934,41 @@ def _stakes(tab: int, state: Any, i: int, rewards: Any) -> None:
 
 
 @_inline
+def _trump_call_stakes(tab: int, state: Any, i: int, rewards: Any) -> None:
+    """Each seat's stake of a trump call: the side with its winning basi wins, a tutità tried is
+    made with all of them (else nothing is paid), and all of them pay the tutità's times; five
+    each pay nothing. The stakes by the contract, their signs turned when the caller's side lost.
+    A margin is the stake less the other seats' mean."""
+    seats, tricks, winning = _TABLES[tab, P_SEATS], _TABLES[tab, P_HAND], _TABLES[tab, P_WINNING]
+    ours, theirs = _side_basi(tab, state, i)
+    attempt = state[i, ATTEMPT]
+    if attempt >= 0:
+        won = attempt if (ours if attempt == 0 else theirs) == tricks else -1
+    else:
+        won = 0 if ours >= winning else 1 if theirs >= winning else -1
+    times = _TABLES[tab, P_TUTITA] if max(ours, theirs) == tricks else 1
+    caller, partner = state[i, CALLER], state[i, HOLDER]
+    at = G_STAKES + (3 if partner < 0 else 0)
+    sign = 1 if won == 0 else -1
+    for seat in range(seats):
+        if won < 0:
+            stake = 0
+        elif seat == caller:
+            stake = sign * _TABLES[tab, at]
+        elif seat == partner:
+            stake = sign * _TABLES[tab, at + 1]
+        else:
+            stake = -sign * _TABLES[tab, at + 2]
+        rewards[i, seat] = times * stake
+    if _TABLES[tab, P_MARGIN]:
+        total = 0.0
+        for seat in range(seats):
+            total += rewards[i, seat]
+        for seat in range(seats):
+            rewards[i, seat] -= (total - rewards[i, seat]) / (seats - 1)
+
+
+@_inline
 def _keep_finished(tab: int, state: Any, i: int, finished: Any) -> None:
     """Keep how deal ``i`` was dealt: the hands, then its dealer, its cards set aside and its
     turned card (the columns of ``finished``)."""
@@ -697,15 +999,16 @@ def _observe(tab: int, state: Any, i: int, observation: Any, mask: Any) -> None:
     counted from it."""
     seats, cards = _TABLES[tab, P_SEATS], _TABLES[tab, P_CARDS]
     me = state[i, TO_MOVE]
-    v = state[i, VARIANT]
+    v = state[i, VARIANT]  # -1 while the trump is yet to be called
     # The offsets read once: the compiled code cannot know that writing the row leaves them be.
     at_hand, at_trick, at_played = _TABLES[tab, P_OBS_HAND], _TABLES[tab, P_OBS_TRICK], _TABLES[tab, P_OBS_PLAYED]
     row = observation[i]
     row[:] = 0.0
     legal = _choices(tab, state, i)
+    first = _first_choice(tab, state, i)
     mask[i, :] = False
     while legal:
-        mask[i, _lowest(legal)] = True
+        mask[i, first + _lowest(legal)] = True
         legal &= legal - 1
     _mark(row, at_hand, state[i, HANDS + me])
     for k in range(seats):
@@ -713,18 +1016,20 @@ def _observe(tab: int, state: Any, i: int, observation: Any, mask: Any) -> None:
         c = state[i, TRICK + seat]
         if c >= 0:
             row[at_trick + cards * k + c] = 1.0
-        _mark(row, at_played + cards * k, state[i, PLAYED + seat])
+        _mark(row, at_played + cards * k, state[i, PLAYED + seat] & ~state[i, GONE])
     row[_TABLES[tab, P_OBS_LEADER] + _after(state[i, LEADER], seats - me, seats)] = 1.0
-    scale = _TABLES[tab, G_SCALES + v]
+    scale = _TABLES[tab, G_SCALES + max(v, 0)]
     for k in range(_TABLES[tab, P_SIDES]):
         side = _TABLES[tab, G_SIDES + _after(me, k, seats)]
         row[_TABLES[tab, P_OBS_POINTS] + k] = state[i, TAKEN + side] / scale
     row[_TABLES[tab, P_OBS_TRICKS]] = state[i, TRICKS_DONE] / _TABLES[tab, P_HAND]
-    if _TABLES[tab, P_OBS_TRUMP] >= 0:
+    if _TABLES[tab, P_OBS_TRUMP] >= 0 and v >= 0:
         row[_TABLES[tab, P_OBS_TRUMP] + _TABLES[tab, G_TRUMPS + v]] = 1.0
     if _TABLES[tab, P_OBS_SHOWN] >= 0:
         _mark(row, _TABLES[tab, P_OBS_SHOWN], state[i, SHOWN])
-    if _TABLES[tab, P_AUCTION]:
+    if _TABLES[tab, P_AUCTION] == TRUMP_CALL:
+        _observe_trump_call(tab, state, i, row, me)
+    elif _TABLES[tab, P_AUCTION]:
         _observe_auction(tab, state, i, row, me)
 
 
@@ -743,7 +1048,7 @@ def _observe_auction(tab: int, state: Any, i: int, row: Any, me: int) -> None:
     played it), the card given for it; the cards set aside as dealt and those laid aside, to the
     caller who took them alone."""
     seats = _TABLES[tab, P_SEATS]
-    row[_TABLES[tab, P_OBS_PHASE] + state[i, PHASE]] = 1.0
+    row[_TABLES[tab, P_OBS_PHASE] + _TABLES[tab, G_PHASE_PLACE + state[i, PHASE]]] = 1.0
     contract = state[i, CONTRACT]
     if contract == NO_CONTRACT:
         return
@@ -764,6 +1069,27 @@ def _observe_auction(tab: int, state: Any, i: int, row: Any, me: int) -> None:
         _mark(row, _TABLES[tab, P_OBS_DISCARDS], state[i, REST])
 
 
+@_inline
+def _observe_trump_call(tab: int, state: Any, i: int, row: Any, me: int) -> None:
+    """A trump call as seat ``me`` sees it: the phase, the contract, its caller (the trump is its
+    own block), the partner card called, the partner where ``me`` knows him (himself, and all once
+    he is shown), and whether a side goes for the tutità."""
+    seats = _TABLES[tab, P_SEATS]
+    row[_TABLES[tab, P_OBS_PHASE] + _TABLES[tab, G_PHASE_PLACE + state[i, PHASE]]] = 1.0
+    contract = state[i, CONTRACT]
+    if contract == NO_CONTRACT:
+        return
+    row[_TABLES[tab, P_OBS_CONTRACT] + contract - 1] = 1.0
+    row[_TABLES[tab, P_OBS_CALLER] + _after(state[i, CALLER], seats - me, seats)] = 1.0
+    if state[i, CALLED] >= 0:
+        row[_TABLES[tab, P_OBS_CALLED] + state[i, CALLED]] = 1.0
+    partner = state[i, HOLDER]
+    if partner >= 0 and _partner_known_to(tab, state, i, me):
+        row[_TABLES[tab, P_OBS_AIUTO] + _after(partner, seats - me, seats)] = 1.0
+    if state[i, ATTEMPT] >= 0:
+        row[_TABLES[tab, P_OBS_ATTEMPT]] = 1.0
+
+
 @_jit
 def _reset(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
            terminated: Any, policies: Any, observation: Any, mask: Any) -> None:
@@ -782,7 +1108,8 @@ def _observe_all(tab: int, state: Any, observation: Any, mask: Any) -> None:
 
 @_inline
 def _is_legal(tab: int, state: Any, i: int, a: int) -> bool:
-    return 0 <= a < _TABLES[tab, P_ACTIONS] and (_choices(tab, state, i) >> a) & 1 == 1
+    bit = a - _first_choice(tab, state, i)
+    return 0 <= bit < 64 and a < _TABLES[tab, P_ACTIONS] and (_choices(tab, state, i) >> bit) & 1 == 1
 
 
 @_jit
@@ -849,7 +1176,8 @@ def observation_layout(play: TrickPlay) -> tuple[tuple[str, int, tuple[int, ...]
     blocks: list[tuple[str, tuple[int, ...], str]] = [
         ("hand", (cards,), "the cards in the seat's hand"),
         ("trick", (n, cards), "the current trick: the card each seat has put on it"),
-        ("played", (n, cards), "the cards each seat has played in this deal, this trick's included"),
+        ("played", (n, cards), "the cards each seat has played in this deal, this trick's included" + (
+            f" (after the first {play.forgotten} tricks, those since)" if play.forgotten else "")),
         ("trick_leader", (n,), "who led the current trick"),
         ("side_points", (sides,), "units taken so far by the seat's side and the others, divided by "
                                   "the deck's (the last trick's bonus included)"),
@@ -859,9 +1187,19 @@ def observation_layout(play: TrickPlay) -> tuple[tuple[str, int, tuple[int, ...]
         blocks.append(("trump", (4,), "the trump suit"))
     if play.shown:
         blocks.append(("shown", (cards,), "the cards set aside that every seat sees"))
-    if play.auction is not None:
+    if isinstance(play.auction, TrumpCall):
         blocks += [
-            ("phase", (len(PHASE_NAMES),), "the phase: " + ", ".join(PHASE_NAMES)),
+            ("phase", (len(TRUMP_CALL_PHASES),), "the phase: " + ", ".join(PHASE_NAMES[p] for p in TRUMP_CALL_PHASES)),
+            ("contract", (2,), "the contract: with a partner (called, or a volunteer), alone (so far)"),
+            ("caller", (n,), "who called the trump"),
+            ("called", (cards,), "the card whose holder is the caller's partner"),
+            ("aiuto", (n,), "the caller's partner, where the seat knows him"),
+            ("tutita", (1,), "a side goes for all the tricks"),
+        ]
+    elif play.auction is not None:
+        blocks += [
+            ("phase", (len(CALL_AUCTION_PHASES),), "the phase: " + ", ".join(PHASE_NAMES[p]
+                                                                              for p in CALL_AUCTION_PHASES)),
             ("contract", (2,), "the contract: a called card, alone"),
             ("caller", (n,), "who took the contract"),
             ("called", (cards,), "the called card"),
@@ -891,22 +1229,38 @@ def _tables(play: TrickPlay, margin: bool) -> np.ndarray:
     g[P_VARIANTS], g[P_MARGIN] = len(play.trumps), margin
     g[P_ACTIONS] = action_count(play)
     auction = play.auction
-    g[P_AUCTION] = auction is not None
-    if auction is not None:
+    g[P_AUCTION] = NO_AUCTION
+    g[P_FIRST_SPEAKER] = g[P_FORCED] = -1
+    g[P_VOLUNTEERS] = g[P_TUTITA] = 0
+    g[P_FORGET] = play.forgotten
+    g[P_FLAT] = all(len(set(values)) == 1 for values in play.values)
+    if isinstance(auction, CallAuction):
+        g[P_AUCTION] = CALL_AUCTION
         g[P_TAKES_REST], g[P_EXCHANGE] = auction.caller_takes_rest, auction.exchange
         g[P_HIDDEN_PARTNER], g[P_WINNING] = auction.hidden_partner, auction.winning_points
         g[G_STAKES:G_STAKES + 12] = [stake for stakes in auction.stakes for stake in stakes]
+        g[G_PHASE_PLACE + np.array(CALL_AUCTION_PHASES)] = range(len(CALL_AUCTION_PHASES))
+    elif isinstance(auction, TrumpCall):
+        g[P_AUCTION] = TRUMP_CALL
+        g[P_FIRST_SPEAKER], g[P_FORCED] = auction.first_speaker, auction.forced
+        g[P_VOLUNTEERS], g[P_TUTITA], g[P_WINNING] = auction.volunteers, auction.tutita, auction.winning
+        g[G_PARTNER:G_PARTNER + 8] = auction.partner_cards + auction.instead
+        g[G_STAKES:G_STAKES + 6] = [stake for stakes in auction.stakes for stake in stakes]
+        g[G_PHASE_PLACE + np.array(TRUMP_CALL_PHASES)] = range(len(TRUMP_CALL_PHASES))
     for name, index in (("hand", P_OBS_HAND), ("trick", P_OBS_TRICK), ("played", P_OBS_PLAYED),
                         ("trick_leader", P_OBS_LEADER), ("side_points", P_OBS_POINTS),
                         ("tricks_played", P_OBS_TRICKS), ("trump", P_OBS_TRUMP), ("shown", P_OBS_SHOWN),
                         ("phase", P_OBS_PHASE), ("contract", P_OBS_CONTRACT), ("caller", P_OBS_CALLER),
                         ("called", P_OBS_CALLED), ("called_holder", P_OBS_HOLDER), ("ceded", P_OBS_CEDED),
-                        ("widow", P_OBS_WIDOW), ("discards", P_OBS_DISCARDS)):
+                        ("widow", P_OBS_WIDOW), ("discards", P_OBS_DISCARDS), ("aiuto", P_OBS_AIUTO),
+                        ("tutita", P_OBS_ATTEMPT)):
         g[index] = layout.get(name, -1)
-    g[G_SUITS:G_SUITS + play.cards] = play.suits
-    for suit in range(4):
-        g[G_SUIT_BITS + suit] = sum(1 << c for c in range(play.cards) if play.suits[c] == suit)
     for v, trump in enumerate(play.trumps):
+        suits = play.follow_suits(v)
+        g[G_SUITS + STRIDE * v:G_SUITS + STRIDE * v + play.cards] = suits
+        for suit in range(4):
+            g[G_SUIT_BITS + 4 * v + suit] = sum(1 << c for c in range(play.cards) if suits[c] == suit)
+        g[G_PRIVILEGED + v] = play.privileged[v] if play.privileged else 0
         g[G_TRUMPS + v] = trump
         g[G_VALUES + STRIDE * v:G_VALUES + STRIDE * v + play.cards] = play.values[v]
         g[G_STRENGTHS + STRIDE * v:G_STRENGTHS + STRIDE * v + play.cards] = play.strengths[v]
@@ -920,14 +1274,19 @@ def _tables(play: TrickPlay, margin: bool) -> np.ndarray:
 
 def action_count(play: TrickPlay) -> int:
     """The actions of a game: its cards (by deck position), and after them, where it has a
-    bidding, a pass and alone (``CallAuction.words``)."""
+    bidding, a pass and alone (``CallAuction.words``), or a trump call's words (``W_CALL`` on)."""
+    if isinstance(play.auction, TrumpCall):
+        return play.cards + TRUMP_CALL_WORDS
     return play.cards + (2 if play.auction is not None else 0)
 
 
 def history_size(play: TrickPlay) -> int:
     """The most actions of a deal: its cards, and where it has a bidding a bid a seat, the card
-    given for the called one and the cards laid aside."""
+    given for the called one and the cards laid aside; in a trump call a pass a seat and the
+    forced call, the volunteers' answers and those of a side of all but one asked for the tutità."""
     dealt = play.seats * play.hand_size
+    if isinstance(play.auction, TrumpCall):
+        return dealt + play.seats + 1 + 2 * (play.seats - 1)
     return dealt + (play.seats + 1 + play.cards - dealt if play.auction is not None else 0)
 
 
@@ -1014,7 +1373,11 @@ class BatchedGame:
     Actions are deck positions, and where the game has a bidding (:class:`osteria.trickplay.CallAuction`) two
     more: a pass (``cards``) and alone (``cards + 1``). A card means what the phase makes of it:
     the card called in the bidding, given for the called one in the exchange, laid aside (one at
-    a time) in the discard, played in the card play. Signals are left out.
+    a time) in the discard, played in the card play. Signals are left out. A trump call
+    (:class:`osteria.trickplay.TrumpCall`) has 44 words after the cards, named as the rules name
+    them (``action_name``): per trump suit a call of each re (each cavallo, for the holder of the
+    four re), then alone per trump, the call of volunteers per trump, then a pass, help, tutità
+    and stop.
 
     Arrays, one row per deal, all written in place (read them, copy what must outlive a step):
     ``observation`` (N, ``observation_size``) float32 (``layout`` lists its blocks) and
@@ -1029,7 +1392,8 @@ class BatchedGame:
     none); with a bidding ``phase`` (N,) (an index of
     ``PHASE_NAMES``), ``contract`` (0 none yet, 1 a called card, 2 alone), ``caller``, ``called``,
     ``holder`` (who was dealt the called card) and ``ceded`` (the card given for it), -1 for
-    none; ``rewards`` (N, seats) float32 (nonzero only in the step a deal ended),
+    none (in a trump call ``holder`` is the caller's partner, called or volunteered, and ``trump``
+    is -1 until the call); ``rewards`` (N, seats) float32 (nonzero only in the step a deal ended),
     ``terminated`` and ``illegal`` (N,) bool, and the deals that ended in the last step:
     ``finished_hands`` (N, seats) as dealt, ``finished_dealer``, ``finished_rest`` (as dealt),
     ``finished_turned`` and ``finished_history`` (N, a deal's most actions), their actions in
@@ -1100,8 +1464,9 @@ class BatchedGame:
 
     @property
     def trump(self) -> np.ndarray:
-        """Each deal's trump suit, -1 for none (a new array)."""
-        trumps: np.ndarray = self.tables[G_TRUMPS + self.state[:, VARIANT]]
+        """Each deal's trump suit, -1 for none (or none called yet) (a new array)."""
+        variant = self.state[:, VARIANT]
+        trumps: np.ndarray = np.where(variant < 0, -1, self.tables[G_TRUMPS + np.maximum(variant, 0)])
         return trumps
 
     def reset(self, seed: int | None = None) -> None:
@@ -1145,11 +1510,24 @@ class BatchedGame:
         return f"deal {i}: seat {seat} may not {PHASE_VERBS[self.phase[i]]} {chosen}; legal: {legal}"
 
     def action_name(self, action: int) -> str:
-        """An action's name: a card's notation, or the bidding's word for a pass and for alone."""
+        """An action's name: a card's notation, or the bidding's word for a pass and for alone; in a
+        trump call, its words with the trump suit's letter and the partner card, as the rules name
+        them (``chiamu d Rc``, ``sulita b``, ``passu``)."""
         if action < self.cards:
             return self.card_name(action)
-        assert self.trick_play.auction is not None, "only a bidding has actions beyond the cards"
-        return self.trick_play.auction.words[action - self.cards]
+        auction = self.trick_play.auction
+        assert auction is not None, "only a bidding has actions beyond the cards"
+        w = action - self.cards
+        if isinstance(auction, CallAuction):
+            return auction.words[w]
+        call, alone, *answers = auction.words
+        if w < W_ALONE:
+            return f"{call} {SUITS[w // 8]} {self.card_name((auction.partner_cards + auction.instead)[w % 8])}"
+        if w < W_OPEN:
+            return f"{alone} {SUITS[w - W_ALONE]}"
+        if w < W_PASS:
+            return f"{call} {SUITS[w - W_OPEN]}"
+        return answers[w - W_PASS]
 
     def playout(self, actions: int) -> None:
         """``actions`` actions of every deal taken by built-in policies only, the outside seats

@@ -30,6 +30,7 @@ from osteria.engine import (
 from osteria.i18n import N_, AtSeat, OfSuit, Reason, Term
 from osteria.openplay import OpenPlay, SuitPlay, chains_of
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
+from osteria.trickplay import TrickPlay, TrumpCall
 
 # -- the cards -----------------------------------------------------------------------------------
 # One table per trump suit, every card from the highest down: first the trunfi, then each other
@@ -620,6 +621,26 @@ class Quattrigghiu(Game):
                doc=N_("a last deal played alone (a sulità) is followed by one more, as a riposta or a tutità is"),
                label=N_("sulità si ioca (one more deal)")),
     )
+
+    def trick_play(self) -> TrickPlay:
+        # The call and the basi as above. A base counts one whatever its cards: each card counts
+        # one, four to a base. The first six basi are forgotten after the sixth.
+        deck = ITALIAN_40.cards
+        place = {c: p for p, c in enumerate(deck)}
+        matador = self.options["matador"]
+        call = TrumpCall(first_speaker=place[SIX_OF_DENARI], forced=place[SPATIGGHIA],
+                         partner_cards=tuple(place[c] for c in RE), instead=tuple(place[c] for c in CAVALLI),
+                         volunteers=self.options["aiuto_volontario"], winning=WINNING,
+                         stakes=((1, 1, 1), (3, 0, 1)), tutita=2,
+                         words=("chiamu", "sulita", "passu", "aiutu", "tutita", "basta"))
+        return TrickPlay(seats=4, deck=deck, hand_size=TRICKS, suits=tuple(c // 13 for c in deck),
+                         values=((1,) * len(deck),) * 4, strengths=tuple(tuple(STRENGTH[t][c] for c in deck)
+                                                                         for t in range(4)),
+                         trumps=(0, 1, 2, 3), sides=(0, 1, 2, 3), unit=4, auction=call,
+                         follows=tuple(tuple(led_suit(t, c) for c in deck) for t in range(4)),
+                         privileged=tuple(sum(1 << place[c] for c in cards_of(MATADORS[t])) if matador else 0
+                                          for t in range(4)),
+                         forgotten=FORGOTTEN)
 
     def hand_sizes(self) -> list[int]:
         return [10] * 4
