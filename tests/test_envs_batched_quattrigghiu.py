@@ -108,19 +108,19 @@ def replayed(batch: BatchedGame, options: dict[str, object], i: int) -> Lockstep
     return step
 
 
-@pytest.mark.parametrize("options", OPTIONS)
-@settings(max_examples=3, deadline=None)
-@given(seed=st.integers(0, 2**32))
-def test_self_play_agrees_with_the_rules_module_at_every_action_and_on_the_stakes(options: dict[str, object],
-                                                                                  seed: int) -> None:
-    n = 24
+def play_in_lockstep(options: dict[str, object], seed: int, n: int, rounds: int,
+                     tutita: float) -> tuple[int, set[int], set[str]]:
+    """Self-play of ``n`` deals checked against the rules module at every action, every seat
+    choosing at random but passing often in the bidding (so that the forced call comes up: a
+    uniform bid is nearly always a call) and going for the tutità with chance ``tutita`` when
+    asked; the deals ended, the phases met and the outcomes."""
     batch = BatchedGame("quattrigghiu", n, options=options, outside=range(4), seed=seed)
     choose = np.random.default_rng(seed)
     steps = [following(batch, options, i) for i in range(n)]
     ended = 0
     phases: set[int] = set()
     outcomes: set[str] = set()
-    for _ in range(3 * batch.history.shape[1]):
+    for _ in range(rounds):
         actions = np.empty(n, dtype=np.int64)
         for i, step in enumerate(steps):
             legal = step.legal()
@@ -129,12 +129,10 @@ def test_self_play_agrees_with_the_rules_module_at_every_action_and_on_the_stake
             assert_sees_as_the_rules(batch, i, step)
             phase = int(batch.phase[i])
             phases.add(phase)
-            # Passes often, so that the forced call comes up (a uniform bid is nearly always a
-            # call), and goes for the tutità often, so that it is played.
             words = {batch.action_name(a): a for a in legal if a >= batch.cards}
             r = choose.random()
             actions[i] = words["passu"] if "passu" in words and phase == BIDDING and r < 0.6 else \
-                words["tutita"] if phase == WINDOW and r < 0.7 else legal[choose.integers(len(legal))]
+                words["tutita"] if phase == WINDOW and r < tutita else legal[choose.integers(len(legal))]
         batch.step(actions, strict=True)
         for i, step in enumerate(steps):
             step.apply(int(actions[i]))
@@ -148,9 +146,26 @@ def test_self_play_agrees_with_the_rules_module_at_every_action_and_on_the_stake
                 steps[i] = following(batch, options, i)
             else:
                 assert not batch.rewards[i].any()
+    return ended, phases, outcomes
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_self_play_agrees_with_the_rules_module_at_every_action_and_on_the_stakes(options: dict[str, object],
+                                                                                  seed: int) -> None:
+    n = 24
+    ended, phases, outcomes = play_in_lockstep(options, seed, n, 150, tutita=0.7)
     assert ended >= 2 * n
     assert phases >= {BIDDING, FORCED, PLAY, WINDOW} | ({VOLUNTEERS} if options.get("aiuto_volontario") else set())
     assert outcomes >= {"vinta", "cudigghia"}
+
+
+def test_a_tutita_tried_is_made_or_lost_as_in_the_rules() -> None:
+    """Every side asked goes for all the basi: the doubled stakes of one made and the nothing of
+    one lost are the rules' (the lockstep compares them)."""
+    _, _, outcomes = play_in_lockstep({}, 3, 64, 300, tutita=1.0)
+    assert outcomes >= {"tutita", "franca"}
 
 
 @pytest.mark.parametrize("options", OPTIONS)
@@ -274,3 +289,24 @@ def test_the_observation_hides_the_other_hands_and_the_hidden_aiuto() -> None:
         legal = batch.legal_mask
         batch.step(np.argmax(choose.random(legal.shape) * legal, axis=1))
     assert checked >= n * batch.history.shape[1] and hidden > 0
+
+
+@pytest.mark.parametrize("matador", [True, False])
+def test_the_matador_privilege_and_the_higher_matador_that_forces_it_out(matador: bool) -> None:
+    """Spade trumps: to a trunfu lead, a hand whose only trunfu is the bastu may keep it (under
+    the privilege), unless the spatigghia led forces it out; without the privilege it answers."""
+    from osteria.envs import batched as b
+
+    batch = BatchedGame("quattrigghiu", 2, options={"matador": matador}, outside=range(4), seed=1)
+    p = {batch.card_name(k): k for k in range(40)}
+    hand = sum(1 << p[c] for c in ("Ab", "Rd", "Cd", "2c"))
+    for i, led in enumerate(("7s", "As")):
+        row = batch.state[i]
+        row[b.PHASE], row[b.VARIANT], row[b.CALLER], row[b.CONTRACT] = PLAY, SUITS.index("s"), 0, ALONE
+        row[b.LEADER], row[b.TO_MOVE], row[b.ON_TRICK] = 0, 1, 1
+        row[b.TRICK:b.TRICK + 4] = [p[led], -1, -1, -1]
+        row[b.HANDS + 1] = hand
+    batch.observe()
+    cards = [[batch.card_name(k) for k in np.flatnonzero(batch.legal_mask[i])] for i in range(2)]
+    assert cards[0] == (["Cd", "Rd", "2c", "Ab"] if matador else ["Ab"])
+    assert cards[1] == ["Ab"]
