@@ -5,7 +5,8 @@ Both hand out the engine's own arrays, which every step overwrites in place: a c
 an observation past the next step copies it. Observations are ``{"observation": (N, size) float32,
 "action_mask": (N, actions) int8}`` for the seat to move in each deal (Tressette: 367 and 40);
 actions are deck positions (the cards in the deck's canonical order), and in a game with a bidding
-a pass and alone after them (Calabresella for three: 460 and 42). Finished deals are replaced in the same step
+a pass and alone after them (Calabresella for three: 460 and 42), or Quattrigghiu's call and its
+answers (429 and 84: ``BatchedGame.action_name`` names them). Finished deals are replaced in the same step
 (Gymnasium's same-step autoreset), so the observation after a deal's last card is already the
 next deal's: a deal's end leaves nothing to see or decide, and its reward is in that step.
 
