@@ -310,3 +310,29 @@ def test_the_matador_privilege_and_the_higher_matador_that_forces_it_out(matador
     cards = [[batch.card_name(k) for k in np.flatnonzero(batch.legal_mask[i])] for i in range(2)]
     assert cards[0] == (["Cd", "Rd", "2c", "Ab"] if matador else ["Ab"])
     assert cards[1] == ["Ab"]
+
+
+def test_who_holds_the_four_re_calls_a_cavallo_and_with_the_four_cavalli_too_plays_alone() -> None:
+    """The hands changed by hand before the first word: the first to speak given the four re,
+    then the four cavalli too; the calls open to him are the rules' (a cavallo he lacks, then
+    none but alone)."""
+    batch = BatchedGame("quattrigghiu", 1, outside=range(4), seed=8)
+    p = {batch.card_name(k): k for k in range(40)}
+    me = int(batch.to_move[0])
+    for wanted in (("Rd", "Rc", "Rs", "Rb"), ("Cd", "Cc", "Cs", "Cb")):
+        for name in wanted:
+            hands = [int(h) for h in batch.hands[0]]
+            if hands[me] >> p[name] & 1:
+                continue
+            holder = next(s for s in range(4) if hands[s] >> p[name] & 1)
+            given = next(k for k in range(40) if hands[me] >> k & 1 and batch.card_name(k)[0] not in "RC"
+                         and batch.card_name(k) != "6d")
+            batch.hands[0, me] ^= 1 << p[name] | 1 << given
+            batch.hands[0, holder] ^= 1 << p[name] | 1 << given
+        batch.observe()
+        step = following(batch, {}, 0)
+        assert list(np.flatnonzero(batch.legal_mask[0])) == step.legal()
+        calls = {batch.action_name(a).split()[-1] for a in step.legal() if batch.action_name(a).startswith("chiamu")}
+        assert calls == ({"Cd", "Cc", "Cs", "Cb"} - {batch.card_name(k) for k in range(40)
+                                                     if int(batch.hands[0, me]) >> k & 1})
+    assert not calls and batch.action_name(int(np.flatnonzero(batch.legal_mask[0])[0])) == "sulita d"
