@@ -339,6 +339,23 @@ def test_the_defenders_may_go_for_tutita_and_double_the_cudigghia() -> None:
     assert window == [1, 2, 3]
 
 
+def test_the_longest_deal_stays_within_the_declared_bound() -> None:
+    # Every one passes, the holder of the spatigghia must call, no volunteer helps him, the three
+    # defenders take the first six basi and each goes for tutità, and his spatigghia takes the
+    # last: four passu, the call, three passu, three tutita and every card, 51 decisions.
+    hands = ["6d 2c 3c 4c 5c As 2s 3s 4s 5s", "Ad 2d 3d 4d 5d 7d Fd Cd Rd Ac",
+             "6c 7c Fc Cc Rc 6s 7s Fs Cs Rs", "Ab 2b 3b 4b 5b 6b 7b Fb Cb Rb"]
+    match = match_with("quattrigghiu", [[parse_card(c) for c in h.split()] for h in hands], dealer=3,
+                       aiuto_volontario=True)
+    play(match, "passu", "passu", "passu", "passu", "chiamu d", "passu", "passu", "passu")
+    basi = ("3s 2d Cs 3b Ad Fc 2b 6d 5d Cc Ab 2c 5b 4c Cd Fs Fd 7s Fb 5c Ac 6c 4b 3c tutita tutita tutita "
+            "Rd 6s 7b 2s 4d Rc Cb 5s 3d 7c 6b 4s 7d Rs Rb As")
+    play(match, *basi.split())
+    deal = current(match)
+    assert deal.over and match.results[-1].outcome == "franca"
+    assert len(deal.history) == 51 <= match.game.max_decisions()
+
+
 def test_one_basta_ends_the_asking() -> None:
     match = match_with("quattrigghiu", hands_for("6d", "As 7d Ab Ad Rd Cd Fd 2d 3d 4d"), dealer=0)
     match.play("sulita d")

@@ -649,7 +649,9 @@ class Quattrigghiu(Game):
         return -6, 6  # one alone stakes three, doubled by tutità
 
     def max_decisions(self) -> int:
-        return 40 + 4 + 1 + 3 + 2  # the cards, four passu, the forced call, volunteers, the tutità window
+        # The cards, four passu, the forced call, three volunteers declining, and the tutità window,
+        # where the side asked is the three defenders of a caller left alone.
+        return 40 + 4 + 1 + 3 + 3
 
     def glossary(self) -> Terms:
         return GLOSSARY
