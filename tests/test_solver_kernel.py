@@ -439,7 +439,8 @@ def test_positions_alike_are_worth_the_same_up_to_the_slack_of_their_values() ->
         value = e.search(-1, e.rest + 1)
         for draw in (rng, rng, None):
             other = solver.ending(twin(deal, draw), leader, compiled=False)
-            stored, key = key_of(e).reshape(1, -1), key_of(other)
+            stored, key = np.zeros((1, solver_kernel._ROW), np.int64), key_of(other)
+            stored[0, solver_kernel._T_KEY:solver_kernel._T_KEY + solver_kernel._KEY] = key_of(e)
             assert solver_kernel._alike(stored, 0, key, 0, solver_kernel._WORTH)  # the same holders
             down, up = solver_kernel._slack(stored, 0, key, 0)
             assert value - down <= other.search(-1, other.rest + 1) <= value + up

@@ -11,7 +11,8 @@ Quattrigghiu's, for three to six seats. Each follow class is a block of thirteen
 same values as the reference: the pure-Python search stays the reference, and the tests hold the
 two to agreement. It differs only in how it runs: positions as int64 bitmasks in flat arrays,
 the moves of each ply in a preallocated buffer, and the transposition table as open addressing
-in numpy arrays, where each solve stamps its entries so that no table is cleared between solves.
+in one numpy array, a row a slot, where each solve stamps its entries so that no table is
+cleared between solves.
 It also searches fewer nodes for the same values: its table keys a trick's start by who holds
 each live card in order of strength, so that an entry also bounds the positions alike but for
 their cards' values (widened by how much the values differ: payoff similarity, as Furtak and
@@ -59,6 +60,14 @@ _KILLERS = 8
 # and the privileged cards (see ``_follows``).
 _TRUMPS, _RUFF, _PRIVILEGED = 4, 5, 6
 _SLOTS = 1 << 18
+# A slot of the table, a row of int64: this solve's stamp, the bounds, the best card (by place,
+# see ``_place``), then the key (see ``_key``). A row spans two cache lines, and a probe that
+# finds no entry alike reads only the first: the stamp and the holders' words, which are what
+# tell whether the slot holds the position or one alike. Where the stamps, keys, bounds and
+# best cards lay in arrays of their own, a probe's few slots cost a cache miss in each, and those
+# misses were a good part of a trick start's time.
+_T_STAMP, _T_LOW, _T_HIGH, _T_BEST, _T_KEY = range(5)
+_ROW = 16
 # A table key (see ``_key``): a word of holders per suit (three bits a card, then the suit's
 # length; the first word also the leader), a word of values per suit (four bits a card:
 # Sancagna's trumps are worth up to 8).
@@ -458,16 +467,16 @@ def _slot(key: Any, at: int) -> int:
 
 
 @_helper
-def _alike(keys: Any, slot: int, key: Any, at: int, words: int) -> bool:
+def _alike(table: Any, slot: int, key: Any, at: int, words: int) -> bool:
     """Whether table slot ``slot``'s key has the first ``words`` words of ``key[at:]``."""
     same: bool = True
     for w in range(words):
-        same = same and keys[slot, w] == key[at + w]
+        same = same and table[slot, _T_KEY + w] == key[at + w]
     return same
 
 
 @_helper
-def _slack(keys: Any, slot: int, key: Any, at: int) -> tuple[int, int]:
+def _slack(table: Any, slot: int, key: Any, at: int) -> tuple[int, int]:
     """Of the position keyed in table slot ``slot`` and the one keyed by ``key[at:]``, alike but
     for their cards' values: how much the values of its cards drop, summed over the cards, and
     how much they rise. Every line of play of the one is a line of the other, with the same
@@ -476,7 +485,7 @@ def _slack(keys: Any, slot: int, key: Any, at: int) -> tuple[int, int]:
     down = 0
     up = 0
     for w in range(_WORTH, _KEY):
-        stored = keys[slot, w]
+        stored = table[slot, _T_KEY + w]
         mine = key[at + w]
         differ = stored ^ mine
         while differ:
@@ -517,13 +526,13 @@ def _card(place: int, live: int, chains: Any) -> int:
 
 
 @_helper
-def _probe(key: Any, at: int, rest: int, live: int, chains: Any, stamp: int, keys: Any, bounds: Any,
-           best_cards: Any, stamps: Any) -> tuple[int, bool, int, int, int]:
+def _probe(key: Any, at: int, rest: int, live: int, chains: Any, stamp: int, table: Any
+           ) -> tuple[int, bool, int, int, int]:
     """The table slot of the position keyed by ``key[at:at + _KEY]``, whether the table holds it,
     and then its bounds and best card. Else a free or a stale slot to take, and the bounds and a
     best card that the entries of positions alike but for their cards' values give it: their
     bounds widened by the slack of the values (``_slack``), their best card in the same place."""
-    size: int = keys.shape[0]
+    size: int = table.shape[0]
     home = _slot(key, at) & (size - 1)
     free = -1
     lo = 0
@@ -531,39 +540,39 @@ def _probe(key: Any, at: int, rest: int, live: int, chains: Any, stamp: int, key
     best = -1
     for p in range(_PROBES):
         j = (home + p) & (size - 1)
-        if stamps[j] != stamp:
+        if table[j, _T_STAMP] != stamp:
             if free < 0:
                 free = j
             continue
-        if _alike(keys, j, key, at, _WORTH):
-            if _alike(keys, j, key, at, _KEY):
-                return j, True, bounds[j, 0], bounds[j, 1], _card(best_cards[j], live, chains)
-            down, up = _slack(keys, j, key, at)
-            lo = max(lo, bounds[j, 0] - down)
-            hi = min(hi, bounds[j, 1] + up)
+        if _alike(table, j, key, at, _WORTH):
+            if _alike(table, j, key, at, _KEY):
+                return j, True, table[j, _T_LOW], table[j, _T_HIGH], _card(table[j, _T_BEST], live, chains)
+            down, up = _slack(table, j, key, at)
+            lo = max(lo, table[j, _T_LOW] - down)
+            hi = min(hi, table[j, _T_HIGH] + up)
             if best < 0:
-                best = best_cards[j]
+                best = table[j, _T_BEST]
     return (home if free < 0 else free), False, lo, hi, _card(best, live, chains)
 
 
 @_helper
 def _store(key: Any, at: int, rest: int, live: int, chains: Any, slot: int, value: int, alpha0: int, beta0: int,
-           best: int, stamp: int, keys: Any, bounds: Any, best_cards: Any, stamps: Any) -> None:
+           best: int, stamp: int, table: Any) -> None:
     """Tighten the bounds of a position in its slot (taking the slot over if another holds it)."""
-    if not (stamps[slot] == stamp and _alike(keys, slot, key, at, _KEY)):
-        stamps[slot] = stamp
+    if not (table[slot, _T_STAMP] == stamp and _alike(table, slot, key, at, _KEY)):
+        table[slot, _T_STAMP] = stamp
         for w in range(_KEY):
-            keys[slot, w] = key[at + w]
-        bounds[slot, 0] = 0
-        bounds[slot, 1] = rest
+            table[slot, _T_KEY + w] = key[at + w]
+        table[slot, _T_LOW] = 0
+        table[slot, _T_HIGH] = rest
     if value <= alpha0:
-        bounds[slot, 1] = min(bounds[slot, 1], value)
+        table[slot, _T_HIGH] = min(table[slot, _T_HIGH], value)
     elif value >= beta0:
-        bounds[slot, 0] = max(bounds[slot, 0], value)
+        table[slot, _T_LOW] = max(table[slot, _T_LOW], value)
     else:
-        bounds[slot, 0] = value
-        bounds[slot, 1] = value
-    best_cards[slot] = _place(best, live, chains)
+        table[slot, _T_LOW] = value
+        table[slot, _T_HIGH] = value
+    table[slot, _T_BEST] = _place(best, live, chains)
 
 
 @_helper
@@ -785,8 +794,7 @@ _ENTER, _NEXT, _RETURN = range(3)
 @_compiled()
 def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live: int, rest: int,
             alpha: int, beta: int, team: Any, values: Any, strength: Any, chains: Any, suits: Any,
-            scalars: Any, frames: Any, move_buffer: Any, order_buffer: Any, keys: Any, bounds: Any, best_cards: Any,
-            stamps: Any, position_keys: Any) -> int:
+            scalars: Any, frames: Any, move_buffer: Any, order_buffer: Any, table: Any, position_keys: Any) -> int:
     """Fail-soft alpha-beta on what the maximising side gains from here, as Ending.search, with
     the plies' frames in ``frames`` instead of the call stack (numba caches no recursive function).
     The rows of the 2-D arrays are indexed in place, never taken as views: a view costs two
@@ -831,8 +839,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 if in_trick == 0 and not (ply == root and forced >= 0):
                     at = ply * _KEY
                     _key(hands, live, leader, values, chains, suits, position_keys, at)
-                    slot, hit, lo, hi, table_best = _probe(position_keys, at, rest, live, chains, stamp, keys, bounds,
-                                                           best_cards, stamps)
+                    slot, hit, lo, hi, table_best = _probe(position_keys, at, rest, live, chains, stamp, table)
                     if not hit and cashes_bound:
                         sure = _sure(hands, leader, live, values, chains, suits, rest)
                         if sure < rest:
@@ -926,7 +933,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 if frames[ply, _F_SLOT] >= 0:
                     _store(position_keys, ply * _KEY, frames[ply, _F_REST], frames[ply, _F_LIVE], chains,
                            frames[ply, _F_SLOT], v, frames[ply, _F_ALPHA0], frames[ply, _F_BETA0],
-                           frames[ply, _F_BEST], stamp, keys, bounds, best_cards, stamps)
+                           frames[ply, _F_BEST], stamp, table)
                 if ply == root:
                     scalars[_BEST] = frames[ply, _F_BEST]
                 state = _RETURN
@@ -1009,8 +1016,7 @@ def _playout(hands: Any, played: Any, root: int, in_trick: int, leader: int, liv
 @_compiled()
 def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: int, rest: int,
           steps: Any, team: Any, values: Any, strength: Any, chains: Any, suits: Any, scalars: Any,
-          frames: Any, move_buffer: Any, order_buffer: Any, keys: Any, bounds: Any, best_cards: Any,
-          stamps: Any, position_keys: Any) -> tuple[int, int]:
+          frames: Any, move_buffer: Any, order_buffer: Any, table: Any, position_keys: Any) -> tuple[int, int]:
     """The gain to the precision of ``steps``, and a first card that reaches it (-1: any), as
     Ending.mtdf from the first guess of ``_playout``; (-1, -1) once the node budget is spent."""
     lo = 0
@@ -1025,8 +1031,7 @@ def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: i
         beta = _step_to_test(steps, lo, hi, g, stride)
         scalars[_BEST] = -1
         g = _search(hands, played, ply, in_trick, leader, live, rest, beta - 1, beta, team, values, strength,
-                    chains, suits, scalars, frames, move_buffer, order_buffer, keys, bounds, best_cards, stamps,
-                    position_keys)
+                    chains, suits, scalars, frames, move_buffer, order_buffer, table, position_keys)
         if scalars[_SPENT]:
             return -1, -1
         if g < beta:
@@ -1045,8 +1050,10 @@ _tables: dict[str, Any] = {}
 
 def _table() -> dict[str, Any]:
     if not _tables:
-        _tables.update(keys=np.zeros((_SLOTS, _KEY), np.int64), bounds=np.zeros((_SLOTS, 2), np.int16),
-                       best=np.zeros(_SLOTS, np.int8), stamps=np.zeros(_SLOTS, np.int32), stamp=0)
+        # Rows start at cache lines (see ``_ROW``): a large array is only aligned to 16 bytes.
+        words = np.zeros(_SLOTS * _ROW + 8, np.int64)
+        start = (-words.ctypes.data % 64) // 8
+        _tables.update(table=words[start:start + _SLOTS * _ROW].reshape(_SLOTS, _ROW), stamp=0)
     return _tables
 
 
@@ -1154,7 +1161,7 @@ class Search:
         tables = _table()
         tables["stamp"] += 1
         if tables["stamp"] >= 1 << 31:  # the stamps wrap: forget every entry
-            tables["stamps"][:] = 0
+            tables["table"][:, _T_STAMP] = 0
             tables["stamp"] = 1
         self.tables = tables
         self.hands = np.array(hands, np.int64)
@@ -1200,8 +1207,7 @@ class Search:
         scalars[_FORCED] = self.numbers[first] if first >= 0 else -1
         value, best = _mtdf(self.hands, self.played, self.in_trick, self.in_trick, self.leader, self.live, self.rest,
                             self.steps, self.team, self.values, self.strength, self.chains, self.suits, scalars,
-                            self.frames, self.moves, self.order, t["keys"], t["bounds"], t["best"], t["stamps"],
-                            self.position_keys)
+                            self.frames, self.moves, self.order, t["table"], self.position_keys)
         self.nodes += int(scalars[_NODES])
         if scalars[_SPENT]:
             return None
