@@ -527,8 +527,8 @@ def _card(place: int, live: int, chains: Any) -> int:
 
 @_helper
 def _probe(key: Any, at: int, rest: int, live: int, chains: Any, stamp: int, table: Any
-           ) -> tuple[int, bool, int, int, int]:
-    """The table slot of the position keyed by ``key[at:at + _KEY]``, whether the table holds it,
+           ) -> tuple[int, int, int, int]:
+    """The table slot of the position keyed by ``key[at:at + _KEY]`` where the table holds it,
     and then its bounds and best card. Else a free or a stale slot to take, and the bounds and a
     best card that the entries of positions alike but for their cards' values give it: their
     bounds widened by the slack of the values (``_slack``), their best card in the same place."""
@@ -546,13 +546,13 @@ def _probe(key: Any, at: int, rest: int, live: int, chains: Any, stamp: int, tab
             continue
         if _alike(table, j, key, at, _WORTH):
             if _alike(table, j, key, at, _KEY):
-                return j, True, table[j, _T_LOW], table[j, _T_HIGH], _card(table[j, _T_BEST], live, chains)
+                return j, table[j, _T_LOW], table[j, _T_HIGH], _card(table[j, _T_BEST], live, chains)
             down, up = _slack(table, j, key, at)
             lo = max(lo, table[j, _T_LOW] - down)
             hi = min(hi, table[j, _T_HIGH] + up)
             if best < 0:
                 best = table[j, _T_BEST]
-    return (home if free < 0 else free), False, lo, hi, _card(best, live, chains)
+    return (home if free < 0 else free), lo, hi, _card(best, live, chains)
 
 
 @_helper
@@ -837,17 +837,26 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
                 state = _NEXT
                 # A first card forced at the root makes the root's value that card's, not the position's.
                 if in_trick == 0 and not (ply == root and forced >= 0):
-                    at = ply * _KEY
-                    _key(hands, live, leader, values, chains, suits, position_keys, at)
-                    slot, hit, lo, hi, table_best = _probe(position_keys, at, rest, live, chains, stamp, table)
-                    if not hit and cashes_bound:
+                    # The leader's sure gain first: where it cuts off, as it mostly does where it
+                    # can, the table's key and probe (and the probe's cache miss) are spared.
+                    sure_lo = 0
+                    sure_hi = rest
+                    if cashes_bound:
                         sure = _sure(hands, leader, live, values, chains, suits, rest)
                         if sure < rest:
                             sure += _crossing(hands, leader, live, values, chains, suits, team, rest - sure)
                         if team[leader]:
-                            lo = max(lo, sure)
+                            sure_lo = sure
                         else:
-                            hi = min(hi, rest - sure)
+                            sure_hi = rest - sure
+                    if sure_lo >= beta or sure_hi <= alpha:
+                        lo, hi = sure_lo, sure_hi
+                    else:
+                        at = ply * _KEY
+                        _key(hands, live, leader, values, chains, suits, position_keys, at)
+                        slot, lo, hi, table_best = _probe(position_keys, at, rest, live, chains, stamp, table)
+                        lo = max(lo, sure_lo)
+                        hi = min(hi, sure_hi)
                     if lo >= beta:
                         v = lo
                         state = _RETURN
