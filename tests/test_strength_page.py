@@ -1,0 +1,52 @@
+"""The strength page's script: it reads the boards it kept, measures each line against its goal,
+and writes the shares and the level ladder from them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from osteria.arena import Config
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "strength.py"
+
+
+def keep(folder: Path, name: str, players: tuple[str, str], margins: list[float], cut: bool = False) -> None:
+    """A results file as the arena writes it: its run's key, then a board a line (the first
+    player's score ahead of the second's by each margin)."""
+    rows = [json.dumps(Config("sancagna", players, len(margins), seed=2026).key())]
+    rows += [json.dumps({"board": b, "scores": [m, 0.0], "deals": [], "faults": {}, "moves": {}})
+             for b, m in enumerate(margins)]
+    if cut:
+        rows.append('{"board": 99, "sco')  # a line an interruption cut short
+    (folder / f"{name}.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
+def test_the_page_is_written_from_the_kept_boards_with_each_lines_goal(tmp_path: Path) -> None:
+    keep(tmp_path, "sancagna-oracle-heuristic", ("oracle", "heuristic"), [1.0, 0.0] * 50)
+    keep(tmp_path, "sancagna-hybrid-heuristic", ("hybrid", "heuristic"), [0.5, -0.5, 0.25, 0.0] * 5, cut=True)
+    keep(tmp_path, "sancagna-medio-facile", ("medio", "facile"), [0.25, 0.0] * 100)
+    page = tmp_path / "page.md"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--games", "sancagna", "--held-only",
+                           "--results", str(tmp_path), "--out", str(page)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    text = page.read_text(encoding="utf-8")
+    # The oracle leads by 0.5 a board: each line's interval must come within a quarter of that.
+    assert "the goal of each interval: ±0.125" in text
+    assert "| oracle vs heuristic | 4 | 100 | +0.500 ± 0.098 |" in text
+    # Twenty boards (the cut line left out) leave the hybrid's interval wider than the goal.
+    assert "| hybrid vs heuristic | 4 | 20 | +0.062 ± 0.178 (interval above its goal) |" in text
+    assert "| sancagna | hybrid | 20 | +0.062 ± 0.178 | +0.500 ± 0.098 | 12% |" in text
+    assert "| sancagna | medio vs facile | 200 | +0.125 ± 0.017 | ahead |" in text
+    assert "| sancagna | difficile vs medio | 20 | +0.062 ± 0.178 | not clearly ahead |" in text
+    assert "| sancagna | maestro vs difficile |  |  | not measured yet |" in text
+    assert "| pimc vs heuristic | 4 | not measured yet |" in text
+
+
+def test_a_bad_game_is_refused_with_a_message(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(SCRIPT), "--games", "briscola", "--held-only",
+                           "--results", str(tmp_path), "--out", str(tmp_path / "page.md")],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "games among" in done.stderr and "Traceback" not in done.stderr
