@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol, TypeVar
 
-from osteria.engine import Match
+from osteria.engine import Deal, Match
 from osteria.envs.actions import ActionSpace
 
 
@@ -14,3 +15,28 @@ def observe_seat(space: ActionSpace, match: Match, seat: int, chosen: list[str] 
     view = match.observation(seat)
     chosen = chosen or []
     return {"observation": space.observe(view, chosen), "action_mask": space.mask(view["legal_actions"], chosen)}
+
+
+class RulesStep(Protocol):
+    """A deal of the rules module that takes a batched deal's actions by their numbers."""
+
+    deal: Deal
+
+    def legal(self) -> list[int]: ...
+
+    def apply(self, a: int) -> None: ...
+
+
+Step = TypeVar("Step", bound=RulesStep)
+
+
+def replay_checked(step: Step, history: Iterable[int]) -> Step:
+    """A finished batched deal's actions (``-1`` past its end) played again on the rules
+    module, each checked legal there, to the deal's end."""
+    for a in history:
+        if a < 0:
+            break
+        assert a in step.legal()
+        step.apply(int(a))
+    assert step.deal.over
+    return step

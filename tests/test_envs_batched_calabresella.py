@@ -16,6 +16,8 @@ from osteria.cards import cards_of, mask_of
 from osteria.envs.batched import ALONE, BIDDING, CALL, DISCARD, EXCHANGE, PLAY, BatchedGame
 from osteria.rules.calabresella import CEDO, CHIAMO, DISCARDS, PASSO, SCARTO, SOLA, CalabresellaDeal
 
+from env_helpers import replay_checked
+
 SEATS = (3, 4, 5)
 
 
@@ -102,13 +104,7 @@ def replayed(batch: BatchedGame, i: int) -> Lockstep:
     """The finished deal ``i`` played again on the rules module, each action checked legal there."""
     step = Lockstep(batch, [int(h) for h in batch.finished_hands[i]], int(batch.finished_dealer[i]),
                     int(batch.finished_rest[i]))
-    for p in batch.finished_history[i]:
-        if p < 0:
-            break
-        assert p in step.legal()
-        step.apply(int(p))
-    assert step.deal.over
-    return step
+    return replay_checked(step, batch.finished_history[i])
 
 
 @pytest.mark.parametrize("seats", SEATS)

@@ -26,6 +26,8 @@ from osteria.envs.batched import (
 )
 from osteria.rules.quattrigghiu import ACTION_OF, ACTION_STRINGS, QuattrigghiuDeal
 
+from env_helpers import replay_checked
+
 OPTIONS = ({}, {"matador": False}, {"aiuto_volontario": True})
 PHASES = {"chiamata": BIDDING, "chiamata_obbligata": FORCED, "aiutu": VOLUNTEERS, "basi": PLAY, "tutita": WINDOW}
 
@@ -99,13 +101,7 @@ def following(batch: BatchedGame, options: dict[str, object], i: int) -> Lockste
 def replayed(batch: BatchedGame, options: dict[str, object], i: int) -> Lockstep:
     """The finished deal ``i`` played again on the rules module, each action checked legal there."""
     step = Lockstep(batch, options, [int(h) for h in batch.finished_hands[i]], int(batch.finished_dealer[i]))
-    for a in batch.finished_history[i]:
-        if a < 0:
-            break
-        assert a in step.legal()
-        step.apply(int(a))
-    assert step.deal.over
-    return step
+    return replay_checked(step, batch.finished_history[i])
 
 
 def play_in_lockstep(options: dict[str, object], seed: int, n: int, rounds: int,
