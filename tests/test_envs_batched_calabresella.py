@@ -173,23 +173,6 @@ def test_deals_the_built_in_policies_played_replay_on_the_rules_module(seats: in
         assert contracts >= {None, "chiamata"}
 
 
-@pytest.mark.parametrize("seats", SEATS)
-def test_stakes_and_margins_are_zero_sum(seats: int) -> None:
-    stakes = BatchedGame("calabresella", 64, seats=seats, outside=(0,), opponents="rule", seed=3)
-    margins = BatchedGame("calabresella", 64, seats=seats, outside=(0,), opponents="rule", reward="margin", seed=3)
-    seen = 0
-    for _ in range(200):
-        actions = np.argmax(stakes.legal_mask, axis=1)
-        stakes.step(actions)
-        margins.step(actions)
-        for i in np.flatnonzero(stakes.terminated):
-            assert stakes.rewards[i].sum() == 0
-            assert margins.rewards[i].sum() == pytest.approx(0, abs=1e-4)
-            assert margins.rewards[i] == pytest.approx(stakes.rewards[i] * seats / (seats - 1))
-            seen += 1
-    assert seen >= 64
-
-
 def test_the_mask_and_the_words_of_the_bidding() -> None:
     batch = BatchedGame("calabresella", 4, outside=range(3), seed=2)
     assert batch.actions == 42 and batch.legal_mask.shape == (4, 42)

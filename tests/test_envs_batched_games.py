@@ -243,3 +243,23 @@ def test_the_compiled_code_holds_every_table_the_rules_give() -> None:
                     engine = BatchedGame(name, 1, seats=seats, options=options)
                     assert batched._TABLES[engine.tab].tobytes() == engine.tables.tobytes()
     assert len(batched._TABLES) == foreseen  # none had to be added (and compiled anew)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("calabresella", 3), ("calabresella", 4), ("calabresella", 5),
+                                             ("quattrigghiu", 4)])
+def test_the_stakes_of_a_bidding_game_and_their_margins_are_zero_sum(game: str, seats: int) -> None:
+    # A stake is paid by the other seats; a margin (the stake less the others' mean) is the
+    # stake scaled by seats / (seats - 1).
+    stakes = BatchedGame(game, 64, seats=seats, outside=(0,), opponents="rule", seed=3)
+    margins = BatchedGame(game, 64, seats=seats, outside=(0,), opponents="rule", reward="margin", seed=3)
+    seen = 0
+    for _ in range(200):
+        actions = np.argmax(stakes.legal_mask, axis=1)
+        stakes.step(actions)
+        margins.step(actions)
+        for i in np.flatnonzero(stakes.terminated):
+            assert stakes.rewards[i].sum() == 0
+            assert margins.rewards[i].sum() == pytest.approx(0, abs=1e-4)
+            assert margins.rewards[i] == pytest.approx(stakes.rewards[i] * seats / (seats - 1))
+            seen += 1
+    assert seen >= 64

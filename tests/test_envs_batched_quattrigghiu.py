@@ -184,21 +184,6 @@ def test_deals_the_built_in_policies_played_replay_on_the_rules_module(options: 
     assert True in contracts
 
 
-def test_stakes_and_margins_are_zero_sum() -> None:
-    stakes = BatchedGame("quattrigghiu", 64, outside=(0,), opponents="rule", seed=3)
-    margins = BatchedGame("quattrigghiu", 64, outside=(0,), opponents="rule", reward="margin", seed=3)
-    seen = 0
-    for _ in range(100):
-        actions = np.argmax(stakes.legal_mask, axis=1)
-        stakes.step(actions)
-        margins.step(actions)
-        for i in np.flatnonzero(stakes.terminated):
-            assert stakes.rewards[i].sum() == 0
-            assert margins.rewards[i] == pytest.approx(stakes.rewards[i] * 4 / 3)
-            seen += 1
-    assert seen >= 64
-
-
 def test_the_mask_and_the_words_of_the_call() -> None:
     """The holder of the 6 of denari speaks first: a pass, a call of each trump with a re he does
     not hold (a cavallo where he holds the four), or alone; a card is refused with the verb."""
