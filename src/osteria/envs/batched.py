@@ -573,7 +573,7 @@ def _act(tab: int, state: Any, history: Any, i: int, a: int) -> bool:
 def _partner(tab: int, state: Any, i: int) -> int:
     """The caller's partner where he is unknown at first (hidden, or a volunteer yet to answer), or
     -1 for none."""
-    if (_TABLES[tab, P_HIDDEN_PARTNER] or _TABLES[tab, P_AUCTION] == TRUMP_CALL) and state[i, CONTRACT] == CALL:
+    if _TABLES[tab, P_HIDDEN_PARTNER] and state[i, CONTRACT] == CALL:
         return state[i, HOLDER]  # type: ignore[no-any-return]
     return -1
 
@@ -1243,6 +1243,7 @@ def _tables(play: TrickPlay, margin: bool) -> np.ndarray:
     elif isinstance(auction, TrumpCall):
         g[P_AUCTION] = TRUMP_CALL
         g[P_FIRST_SPEAKER], g[P_FORCED] = auction.first_speaker, auction.forced
+        g[P_HIDDEN_PARTNER] = True  # the called card's holder, known to himself until he is shown
         g[P_VOLUNTEERS], g[P_TUTITA], g[P_WINNING] = auction.volunteers, auction.tutita, auction.winning
         g[G_PARTNER:G_PARTNER + 8] = auction.partner_cards + auction.instead
         g[G_STAKES:G_STAKES + 6] = [stake for stakes in auction.stakes for stake in stakes]
