@@ -15,7 +15,8 @@ For every game, each line an arena run of two players on the same duplicate boar
 A line plays ``--first`` boards, then doubles them until its 95% interval is at most a quarter of
 the oracle's lead over the rule-based player (the oracle's own line until its interval is a
 quarter of its mean), at most ``--most`` boards; Tressette's oracle and strongest honest player
-play at least 1,000. The boards of every line are kept as the arena's results in ``--results``
+play at least 1,000, and every line of the ladder at least 800, so that a small step between
+two levels can be told from none. The boards of every line are kept as the arena's results in ``--results``
 (in the repository), so that a rerun plays only the boards it lacks and the page can grow over
 several runs and machines: ``--held-only`` writes the page from the kept boards without playing,
 ``--untimed-only`` plays only the lines whose players do not think to a time limit at their
@@ -54,6 +55,11 @@ UNIT = {"tressette": "points", "calabresella": "stakes", "traversone": "points (
 # Boards the lines that make a game's share play at least (the issue of record asks 1,000 in
 # Tressette, whose oracle leads by some 4 points a deal).
 FLOOR = {"tressette": 1000}
+# Boards every line of the level ladder plays at least, fixed beforehand rather than played until
+# a verdict shows (which would favour one): a step of a few hundredths of a stake, as the
+# searching players' over the rule-based one in the bidding games, needs some 800 boards to be
+# told from zero.
+LADDER_FLOOR = 800
 
 
 @dataclass
@@ -169,7 +175,8 @@ def main() -> None:
         "play could go. `pimc`, `ismcts` and `hybrid` think 0.1 s a move, `difficile` too and `maestro`",
         "1 s (docs/ai.md). Each line plays boards until its interval is at most a quarter of the",
         "oracle's lead over the rule-based player (Tressette's oracle and strongest honest player at",
-        "least 1,000 boards), at most 2,000; a line short of that says so. This page is written by",
+        "least 1,000 boards, every line of the level ladder at least 800, so that a small step between",
+        "two levels can be told from none), at most 2,000; a line short of that says so. This page is written by",
         "`python benchmarks/strength.py`, which keeps every board it played in `benchmarks/strength/`",
         "and plays only the boards a line lacks; every line gives its own command. The boards are the",
         "same on every machine, but a player thinking to a time limit searches less on a slower or",
@@ -183,11 +190,13 @@ def main() -> None:
         strongest = STRONGEST.get(game, "hybrid")
         oracle = measure.measure(Line(game, ("oracle", "heuristic"), floor=floor), None)
         goal = abs(oracle.advantage.mean) / 4 if oracle.advantage else None
-        honest = [measure.measure(Line(game, (p, "heuristic"), floor=floor if p == strongest else 0), goal)
+        honest = [measure.measure(Line(game, (p, "heuristic"),
+                                       floor=max(floor, LADDER_FLOOR) if p == strongest else 0), goal)
                   for p in HONEST if refusal(p, game) is None]
         over_random = [measure.measure(Line(game, ("heuristic", "random"), seats=n if n != rules.seats else None),
                                        goal) for n in rules.seat_counts]
-        ladder = [measure.measure(Line(game, pair), goal) for pair in LADDER if pair != ("difficile", "medio")]
+        ladder = [measure.measure(Line(game, pair, floor=LADDER_FLOOR), goal)
+                  for pair in LADDER if pair != ("difficile", "medio")]
         aim = f"±{goal:.3f}" if goal is not None else "unknown until the oracle is measured"
         lines += [f"## {game}", "", f"Advantage in {UNIT.get(game, 'points')} per board; the goal of each "
                   f"interval: {aim}.",
@@ -207,6 +216,8 @@ def main() -> None:
             step = steps[pair]
             a = step.advantage if step else None
             verdict = "not measured yet" if a is None else "ahead" if a.low > 0 else "not clearly ahead"
+            if a is not None and step is not None and a.n < step.floor:
+                verdict += f" (fewer than the {step.floor:,} boards asked)"
             ladders.append(f"| {game} | {pair[0]} vs {pair[1]} | {a.n if a else ''} | {a or ''} | {verdict} |")
         Path(args.out).write_text("\n".join(lines), encoding="utf-8")  # each game as soon as it is done
     lines += ["## The strongest honest player against the rule-based one", "",
