@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 import osteria
 from osteria.arena import Config, estimate, play_board, rotations, run
-from osteria.arena.duplicate import new_board_match
+from osteria.arena.duplicate import ProcessBackend, new_board_match
 from osteria.cli import main
 
 
@@ -94,6 +95,26 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path: Path) -> None:
 def test_workers_give_the_same_results_as_one_process() -> None:
     config = Config("tressette", ("random", "random"), 8, seed=4)
     assert run(config, workers=2).as_json() == run(config).as_json()
+
+
+def _wait_for_the_first_result(task: tuple[Path, int]) -> bool:
+    """A board from the eighth on waits until the caller has the first result (a file says so);
+    whether it had to give up waiting."""
+    folder, item = task
+    waited = 0.0
+    while item >= 8 and not (folder / "first").exists() and waited < 20:
+        time.sleep(0.05)
+        waited += 0.05
+    return waited >= 20
+
+
+def test_workers_hand_back_each_result_before_they_take_many_more_boards(tmp_path: Path) -> None:
+    # A run of long boards writes each result as the boards before it are done: a worker does
+    # not hold a long stretch of boards (an eighth of its share, 25 of 400) before handing any back.
+    results = ProcessBackend(2).map(_wait_for_the_first_result, [(tmp_path, k) for k in range(400)])
+    first = next(results)
+    (tmp_path / "first").touch()
+    assert not first and not any(results)
 
 
 def test_where_points_are_poison_the_advantage_counts_the_right_way() -> None:
