@@ -176,11 +176,12 @@ def main() -> None:
         "1 s (docs/ai.md). Each line plays boards until its interval is at most a quarter of the",
         "oracle's lead over the rule-based player (Tressette's oracle and strongest honest player at",
         "least 1,000 boards, every line of the level ladder at least 800, so that a small step between",
-        "two levels can be told from none), at most 2,000; a line short of that says so. This page is written by",
-        "`python benchmarks/strength.py`, which keeps every board it played in `benchmarks/strength/`",
-        "and plays only the boards a line lacks; every line gives its own command. The boards are the",
-        "same on every machine, but a player thinking to a time limit searches less on a slower or",
-        "busier one, so a rerun agrees within the interval, not to the digit.",
+        "two levels can be told from none), at most 2,000; a line short of that says so. This page is",
+        "written by `python benchmarks/strength.py`, which keeps every board it played in",
+        "`benchmarks/strength/` and plays only the boards a line lacks; every line gives its own",
+        "command. The boards are the same on every machine, but a player thinking to a time limit",
+        "searches less on a slower or busier one, so a rerun agrees within the interval, not to the",
+        "digit.",
         "",
     ]
     shares, ladders = [], []
