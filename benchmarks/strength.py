@@ -16,8 +16,8 @@ A line plays ``--first`` boards, then doubles them until its 95% interval is at 
 the oracle's lead over the rule-based player (the oracle's own line until its interval is a
 quarter of its mean), at most ``--most`` boards; Tressette's oracle and strongest honest player
 play at least 1,000, and every line of the ladder at least 800, so that a small step between
-two levels can be told from none. The boards of every line are kept as the arena's results in ``--results``
-(in the repository), so that a rerun plays only the boards it lacks and the page can grow over
+two levels can be told from none. The boards of every line are kept as the arena's results in
+``--results`` (in the repository), so that a rerun plays only the boards it lacks and the page can grow over
 several runs and machines: ``--held-only`` writes the page from the kept boards without playing,
 ``--untimed-only`` plays only the lines whose players do not think to a time limit at their
 moves (their results hardly depend on how fast or busy the machine is: the oracle's bound of a
@@ -136,14 +136,18 @@ class Measure:
         return line
 
 
+def short_of_floor(line: Line) -> str:
+    """The mark of a measured line that played fewer boards than its floor asks, else nothing."""
+    a = line.advantage
+    return f" (fewer than the {line.floor:,} boards asked)" if a is not None and a.n < line.floor else ""
+
+
 def cell(line: Line, goal: float | None) -> str:
     if line.advantage is None:
         return "| not measured yet | |"
     a = line.advantage
     mark = "" if goal is None or a.half_width <= goal else " (interval above its goal)"
-    if a.n < line.floor:
-        mark += f" (fewer than the {line.floor:,} boards asked)"
-    return f"| {a.n} | {a}{mark} |"
+    return f"| {a.n} | {a}{mark}{short_of_floor(line)} |"
 
 
 def main() -> None:
@@ -217,8 +221,8 @@ def main() -> None:
             step = steps[pair]
             a = step.advantage if step else None
             verdict = "not measured yet" if a is None else "ahead" if a.low > 0 else "not clearly ahead"
-            if a is not None and step is not None and a.n < step.floor:
-                verdict += f" (fewer than the {step.floor:,} boards asked)"
+            if step is not None:
+                verdict += short_of_floor(step)
             ladders.append(f"| {game} | {pair[0]} vs {pair[1]} | {a.n if a else ''} | {a or ''} | {verdict} |")
         Path(args.out).write_text("\n".join(lines), encoding="utf-8")  # each game as soon as it is done
     lines += ["## The strongest honest player against the rule-based one", "",
