@@ -99,13 +99,13 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 _NO_REFERENCE_COUNTING: dict[str, Any] = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
 
 
-def _compiled(inline: str = "never") -> Callable[[_F], _F]:
+def compiled(inline: str = "never") -> Callable[[_F], _F]:
     options: dict[str, Any] = {"cache": True, "inline": inline, **_NO_REFERENCE_COUNTING}
     return cast(Callable[[_F], _F], numba.njit(**options))
 
 
-_step_to_test = _compiled()(step_to_test)
-_helper = _compiled("always")
+_step_to_test = compiled()(step_to_test)
+_helper = compiled("always")
 
 
 @intrinsic
@@ -791,7 +791,7 @@ _FRAME = 17
 _ENTER, _NEXT, _RETURN = range(3)
 
 
-@_compiled()
+@compiled()
 def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live: int, rest: int,
             alpha: int, beta: int, team: Any, values: Any, strength: Any, chains: Any, suits: Any,
             scalars: Any, frames: Any, move_buffer: Any, order_buffer: Any, table: Any, position_keys: Any) -> int:
@@ -976,7 +976,7 @@ def _search(hands: Any, played: Any, root: int, in_trick: int, leader: int, live
             state = _ENTER
 
 
-@_compiled()
+@compiled()
 def _playout(hands: Any, played: Any, root: int, in_trick: int, leader: int, live: int, team: Any, values: Any,
              strength: Any, chains: Any, suits: Any, last_bonus: int, forced: int, frames: Any,
              move_buffer: Any, order_buffer: Any) -> int:
@@ -1022,7 +1022,7 @@ def _playout(hands: Any, played: Any, root: int, in_trick: int, leader: int, liv
     return gained
 
 
-@_compiled()
+@compiled()
 def _mtdf(hands: Any, played: Any, ply: int, in_trick: int, leader: int, live: int, rest: int,
           steps: Any, team: Any, values: Any, strength: Any, chains: Any, suits: Any, scalars: Any,
           frames: Any, move_buffer: Any, order_buffer: Any, table: Any, position_keys: Any) -> tuple[int, int]:

@@ -33,6 +33,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from osteria.bots.solver_kernel import compiled
 from osteria.bots.solver_kernel import count_bits as _count
 from osteria.bots.solver_kernel import lowest_bit as _lowest
 from osteria.cards import CARD_STRINGS, SUITS
@@ -126,8 +127,11 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 
-_jit = numba.njit(cache=True)
-_inline = numba.njit(cache=True, inline="always")
+# Compiled without numba's reference counting, as the solver's kernel is (see there): the
+# arrays are the caller's and the compiled code makes none, so counting would only add atomic
+# updates at every row it views and every call it passes an array to, a quarter of a step.
+_jit = compiled()
+_inline = compiled("always")
 
 
 @_inline
@@ -1092,8 +1096,7 @@ def _observe_trump_call(tab: int, state: Any, i: int, row: Any, me: int) -> None
 
 @_jit
 def _reset(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
-           terminated: Any, policies: Any, observation: Any, mask: Any) -> None:
-    deck = np.empty(_TABLES[tab, P_CARDS], dtype=np.int64)
+           terminated: Any, policies: Any, observation: Any, mask: Any, deck: Any) -> None:
     for i in range(state.shape[0]):
         _deal(tab, state, rng, i, deck)
         _run_policies(tab, state, rng, history, finished, finished_history, rewards, terminated, i, policies, deck)
@@ -1124,11 +1127,10 @@ def _first_illegal(tab: int, state: Any, actions: Any) -> int:
 @_jit
 def _step(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
           terminated: Any, illegal: Any, policies: Any, illegal_reward: float, actions: Any,
-          observation: Any, mask: Any) -> int:
+          observation: Any, mask: Any, deck: Any) -> int:
     """Every deal plays its action, then its built-in policies; the actions taken in all. An
     illegal action ends its deal with ``illegal_reward`` for the seat that chose it."""
     seats = _TABLES[tab, P_SEATS]
-    deck = np.empty(_TABLES[tab, P_CARDS], dtype=np.int64)
     played = 0
     for i in range(state.shape[0]):
         terminated[i] = False
@@ -1156,10 +1158,10 @@ def _step(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_
 
 @_jit
 def _playout(tab: int, state: Any, rng: Any, history: Any, finished: Any, finished_history: Any, rewards: Any,
-             terminated: Any, every_seat: Any, policies: Any, actions: int, observation: Any, mask: Any) -> None:
+             terminated: Any, every_seat: Any, policies: Any, actions: int, observation: Any, mask: Any,
+             deck: Any) -> None:
     """``actions`` actions of every deal taken by the policies ``every_seat`` of all the seats;
     then the deal's own policies play up to an outside seat, whose observation is written."""
-    deck = np.empty(_TABLES[tab, P_CARDS], dtype=np.int64)
     for i in range(state.shape[0]):
         terminated[i] = False
         for _ in range(actions):
@@ -1314,7 +1316,7 @@ _TABLES = _every_table()
 _ROWS = {row.tobytes(): k for k, row in enumerate(_TABLES)}
 
 
-@_jit
+@numba.njit(cache=True)  # it makes an array: with the counting
 def _compiled_tables() -> Any:
     """The tables as the compiled code holds them (numba's cache may hold older ones)."""
     return _TABLES.copy()
@@ -1337,7 +1339,8 @@ def _row_of(tables: np.ndarray) -> int:
         stale = True
     if stale:
         # The callees first: a caller compiles against the callee's code as it is then.
-        for function in (_compiled_tables, _deal, _reset, _observe_all, _first_illegal, _step, _playout):
+        dispatchers: tuple[Any, ...] = (_compiled_tables, _deal, _reset, _observe_all, _first_illegal, _step, _playout)
+        for function in dispatchers:
             function.recompile()
     return _ROWS[key]
 
@@ -1431,6 +1434,7 @@ class BatchedGame:
         deal_actions = history_size(play)
         self.state = np.zeros((num_deals, COLUMNS), dtype=np.int64)
         self.rng = np.zeros(num_deals, dtype=np.uint64)
+        self._deck = np.empty(self.cards, dtype=np.int64)  # where a deal is shuffled
         self.history = np.full((num_deals, deal_actions), -1, dtype=np.int64)
         self.finished = np.zeros((num_deals, n + 3), dtype=np.int64)
         self.finished_history = np.full((num_deals, deal_actions), -1, dtype=np.int64)
@@ -1478,7 +1482,7 @@ class BatchedGame:
         self.terminated[:] = False
         self.illegal[:] = False
         _reset(self.tab, self.state, self.rng, self.history, self.finished, self.finished_history,
-               self.rewards, self.terminated, self.policies, self.observation, self.legal_mask)
+               self.rewards, self.terminated, self.policies, self.observation, self.legal_mask, self._deck)
 
     def step(self, actions: np.ndarray, *, strict: bool = False) -> int:
         """Each deal's seat to move takes ``actions[i]`` (a deck position, or a bid), then the
@@ -1496,7 +1500,7 @@ class BatchedGame:
                 raise ValueError(self.illegal_message(i, int(actions[i])))
         played: int = _step(self.tab, self.state, self.rng, self.history, self.finished,
                             self.finished_history, self.rewards, self.terminated, self.illegal, self.policies,
-                            self.illegal_reward, actions, self.observation, self.legal_mask)
+                            self.illegal_reward, actions, self.observation, self.legal_mask, self._deck)
         return played
 
     def observe(self) -> None:
@@ -1536,7 +1540,7 @@ class BatchedGame:
         every_seat = np.where(self.policies == OUTSIDE, RANDOM, self.policies)
         _playout(self.tab, self.state, self.rng, self.history, self.finished, self.finished_history,
                  self.rewards, self.terminated, every_seat, self.policies, actions, self.observation,
-                 self.legal_mask)
+                 self.legal_mask, self._deck)
 
     def card_name(self, position: int) -> str:
         """The osteria/1 notation of the card at a deck position: ``card_name(0)`` is ``Ad``."""
