@@ -499,6 +499,26 @@ def test_the_public_bit_helpers_count_and_find_the_lowest_bit(cards: int) -> Non
     assert bit_helpers()(cards) == (cards.bit_count(), (cards & -cards).bit_length() - 1)
 
 
+@functools.cache
+def nth_bit_finders() -> list[Any]:
+    """Each way the kernel finds a set bit by its rank that this machine can run, compiled."""
+    import numba
+
+    finders = [solver_kernel._nth_bit_walked]
+    if solver_kernel._fast_deposit():
+        finders.append(solver_kernel._nth_bit_deposited)
+    return [numba.njit(lambda bits, k, find=find: find(bits, k)) for find in finders]
+
+
+@settings(deadline=None)
+@given(st.integers(1, (1 << 63) - 1), st.data())
+def test_the_k_th_set_bit_is_found_by_its_rank(cards: int, data: st.DataObject) -> None:
+    k = data.draw(st.integers(0, cards.bit_count() - 1))
+    places = [p for p in range(63) if cards >> p & 1]
+    for find in nth_bit_finders():
+        assert find(cards, k) == places[k]
+
+
 def test_a_table_s_best_lead_is_tried_alone_only_where_it_is_one_of_the_leads() -> None:
     # The search tries the table's best card before it makes the leads: that card must be one
     # the leads would hold (the leader's, one of each run), else a run would be searched twice.

@@ -36,6 +36,7 @@ import numpy as np
 from osteria.bots.solver_kernel import compiled
 from osteria.bots.solver_kernel import count_bits as _count
 from osteria.bots.solver_kernel import lowest_bit as _lowest
+from osteria.bots.solver_kernel import nth_bit as _nth_card
 from osteria.cards import CARD_STRINGS, SUITS
 from osteria.engine import JSON, RulesError
 from osteria.rules import GAMES, batched_games
@@ -148,14 +149,6 @@ def _next_random(rng: Any, i: int) -> Any:
 def _below(rng: Any, i: int, n: int) -> int:
     """A uniform integer from 0 to ``n`` - 1 from deal ``i``'s generator."""
     return np.int64(((_next_random(rng, i) >> _S32) * np.uint64(n)) >> _S32)  # type: ignore[return-value]
-
-
-@_inline
-def _nth_card(cards: int, k: int) -> int:
-    """The ``k``-th card (from 0, in deck order) of a set."""
-    for _ in range(k):
-        cards &= cards - 1
-    return _lowest(cards)
 
 
 @_inline
