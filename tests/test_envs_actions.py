@@ -12,9 +12,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import osteria
-from osteria.engine import Match, RulesError
+from osteria.engine import Deal, Match, RulesError
 from osteria.envs import actions as actions_module
-from osteria.envs.actions import ACTION_SPACES, DONE, Choice, StepActions, WholeActions, action_space
+from osteria.envs.actions import (
+    ACTION_SPACES,
+    DONE,
+    CardSetChoice,
+    Choice,
+    SpelledChoice,
+    Spelling,
+    StepActions,
+    WholeActions,
+    action_space,
+)
 from osteria.envs.encoding import encoding
 from osteria.rules import GAMES
 
@@ -256,3 +266,60 @@ def test_the_spellings_kept_stay_bounded_and_the_choice_right(monkeypatch: pytes
         assert isinstance(after, Choice)
         choice = after
     pytest.fail("the scarto was not whole after its four cards")
+
+
+def spelled_choices(space: StepActions, deal: Deal, actions: list[int]) -> list[tuple[Spelling, int]]:
+    return [(space.spelling(deal.action_str(a)), a) for a in actions]
+
+
+def walk_alike(first: Choice, second: Choice, rng: random.Random, words: list[str]) -> int:
+    """Walk two choices by the same random steps, allowed and refused, checking they agree at
+    each; the action they end in."""
+    chosen: list[str] = []
+    while True:
+        assert np.array_equal(first.mask(), second.mask()) and first.steps() == second.steps()
+        assert first.actions() == second.actions()
+        refused = next(i for i in rng.sample(range(len(words)), len(words)) if i not in first.steps())
+        with pytest.raises(ValueError) as one:
+            first.choose(refused, chosen)
+        with pytest.raises(ValueError) as other:
+            second.choose(refused, chosen)
+        assert str(one.value) == str(other.value)
+        step = rng.choice(first.steps())
+        after, also = first.choose(step, chosen), second.choose(step, chosen)
+        if not isinstance(after, Choice):
+            assert after == also
+            return after
+        assert isinstance(also, Choice)
+        first, second, chosen = after, also, [*chosen, words[step]]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**20), rng=st.randoms(use_true_random=False))
+def test_a_scarto_chosen_by_its_set_walks_as_its_spellings_do(seed: int, rng: random.Random) -> None:
+    # Every scarto of the hand is one set of four cards: the choice made on the sets gives the
+    # masks, the refusals and the action that narrowing every spelling gives.
+    match = caller_at_scarto(seed)
+    deal = match.deal
+    assert deal is not None
+    space = StepActions(encoding("calabresella", 3))
+    spellings = spelled_choices(space, deal, deal.legal())
+    by_set = Choice.of(space, spellings)
+    assert isinstance(by_set, CardSetChoice)
+    spelled = SpelledChoice(space, [(s, a, 0, s[0]) for s, a in spellings], [])
+    assert walk_alike(by_set, spelled, rng, space.words) in deal.legal()
+
+
+def test_a_choice_lacking_some_sets_is_narrowed_on_its_spellings() -> None:
+    # Leave one scarto out (as a rule forbidding some would): the sets no longer tell the
+    # allowed cards, and the choice falls back to the spellings.
+    match = caller_at_scarto(5)
+    deal = match.deal
+    assert deal is not None
+    space = StepActions(encoding("calabresella", 3))
+    spellings = spelled_choices(space, deal, deal.legal()[1:])
+    choice = Choice.of(space, spellings)
+    assert isinstance(choice, SpelledChoice)
+    left_out = deal.action_str(deal.legal()[0]).split()[1:]
+    after = choice.after(["scarto", *left_out[:3]])
+    assert space.step_index(left_out[3]) not in after.steps(), "the scarto left out cannot be completed"
