@@ -254,7 +254,7 @@ def test_the_spellings_kept_stay_bounded_and_the_choice_right(monkeypatch: pytes
     space = StepActions(encoding("calabresella", 3))
     choice = space.decision(deal)
     assert np.array_equal(choice.mask(), space.mask(legal, []))
-    assert len(space._spelling_of_action) <= 100 and len(space._spellings) <= 100
+    assert len(space._start_of_action) <= 100 and len(space._spellings) <= 100
     chosen: list[str] = []
     for word in ("scarto", *legal[7].split()[1:]):
         step = space.step_index(word)

@@ -69,6 +69,29 @@ def test_a_match_episode_collects_every_deals_reward() -> None:
     assert [collected[f"seat_{s}"] for s in range(4)] == e.match.totals()
 
 
+def test_a_deals_rewards_are_handed_out_at_the_step_that_ends_it_alone() -> None:
+    # A match episode of several deals: the rewards of the step that ends a deal are its
+    # deltas, and every other step's, the next deal's first among them, are zero.
+    e = env("traversone", episode="match", target=21)
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    assert e.match is not None
+    ended = 0
+    for agent in e.agent_iter():
+        observation, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        deals = len(e.match.results)
+        e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        if len(e.match.results) > deals:
+            ended += 1
+            assert [e.rewards[f"seat_{s}"] for s in range(4)] == [-d for d in e.match.results[-1].delta]
+        else:
+            assert set(e.rewards.values()) == {0.0}, agent
+    assert ended >= 2, "the match lasted several deals"
+
+
 def test_only_the_deciding_seat_has_legal_actions_and_a_dummy_never_decides() -> None:
     e = env("tressette", morto=[1])
     e.reset(seed=2)

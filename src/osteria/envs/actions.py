@@ -40,6 +40,7 @@ Part = str | frozenset[str]
 # kept ones are dropped, so an action space with more can never hold more.
 KEPT_SPELLINGS = 1 << 17
 K = TypeVar("K", int, str)  # what a spelling is kept by: the engine's integer, or the word
+V = TypeVar("V")
 
 
 class ActionSpace:
@@ -49,7 +50,9 @@ class ActionSpace:
 
     def __init__(self, enc: Encoding, blocks: Sequence[Block], size: int, longest: int) -> None:
         self.encoding = enc
-        self._spelling_of_action: dict[int, Spelling] = {}  # by the engine's integer, as met
+        # Each action met, as it starts a decision's choice (its spelling, before any step), by
+        # the engine's integer.
+        self._start_of_action: dict[int, Spelled] = {}
         self.size = size
         self.longest = longest  # the most steps one action takes
         self.blocks = tuple(blocks)
@@ -108,10 +111,14 @@ class ActionSpace:
     def decision(self, deal: Deal) -> Choice:
         """The choice of the deal's legal actions now, before its first step (each action's
         spelling is read once, and kept by its integer)."""
-        spellings, spelling, word = self._spelling_of_action, self.spelling, deal.action_str
-        kept = spellings.get
-        return Choice.of(self, ((kept(action) or _kept(spellings, action, lambda a: spelling(word(a))), action)
-                                for action in deal.legal()))
+        starts, spelling, word = self._start_of_action, self.spelling, deal.action_str
+        kept = starts.get
+
+        def start(action: int) -> Spelled:
+            spelled = spelling(word(action))
+            return spelled, action, 0, spelled[0]
+
+        return Choice.of_following(self, [kept(action) or _kept(starts, action, start) for action in deal.legal()])
 
     def spelling(self, action: str) -> Spelling:
         """The parts that spell ``action``, each the steps that make it (a word, or a run of
@@ -287,7 +294,11 @@ class Choice:
     @staticmethod
     def of(space: ActionSpace, spellings: Iterable[tuple[Spelling, int]]) -> Choice:
         """The choice of a decision's legal actions, each with its spelling, before any step."""
-        following = [(spelling, action, 0, spelling[0]) for spelling, action in spellings]
+        return Choice.of_following(space, [(spelling, action, 0, spelling[0]) for spelling, action in spellings])
+
+    @staticmethod
+    def of_following(space: ActionSpace, following: list[Spelled]) -> Choice:
+        """The choice of a decision's legal actions, each as spelled before any step."""
         return CardSetChoice.of_every_set(space, following) or SpelledChoice(space, following, [])
 
     def after(self, chosen: Sequence[str]) -> Choice:
@@ -396,12 +407,10 @@ class CardSetChoice(Choice):
         """The choice of ``following`` (actions before any step) where they are alike but for
         their last part, and those are every set of one size (at least two) of the steps they
         name; else None."""
-        if not following:
+        if not following or len(following[0][0][-1]) < 2:
             return None
         first = following[0][0]
         prefix, size = first[:-1], len(first[-1])
-        if size < 2:
-            return None
         by_set: dict[frozenset[int], int] = {}
         for spelling, action, _, _ in following:
             last = spelling[-1]
@@ -435,7 +444,7 @@ class CardSetChoice(Choice):
         return {action for steps, action in self.by_set.items() if self.picked <= steps}
 
 
-def _kept(cache: dict[K, Spelling], key: K, make: Callable[[K], Spelling]) -> Spelling:
+def _kept(cache: dict[K, V], key: K, make: Callable[[K], V]) -> V:
     """``cache[key]``, made and kept where it is missing; a full cache is emptied first."""
     found = cache.get(key)
     if found is None:

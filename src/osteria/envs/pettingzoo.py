@@ -108,6 +108,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         self.chosen: list[str] = []  # the words the selected agent has chosen of its action so far
         self._decider: int | None = None  # the seat that decides now (match.decider), None once over
         self._choice: Choice | None = None  # the deciding seat's, after the steps chosen so far
+        self._rewarded = False  # whether the last step handed out rewards (a deal ended)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -125,6 +126,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         self.chosen = []
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
+        self._rewarded = False
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
@@ -178,10 +180,11 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         else:
             self.chosen, whole = [], after
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:  # a step's rewards are its own: the last one's go
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         if whole is not None:  # the action is whole: the engine plays it
             self._play(match, agent, whole)
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -193,6 +196,8 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         if len(match.results) > deals:
             for seat, reward in enumerate(deal_rewards(match, self.reward)):
                 self.rewards[agent_name(seat)] = reward
+            self._rewarded = True
+            self._accumulate_rewards()
             if self.episode == "deal" or match.finished:
                 self.terminations = {a: True for a in self.agents}
         if not self.terminations[agent]:
