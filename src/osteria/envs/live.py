@@ -52,14 +52,31 @@ class SeatPlanes:
     """What is kept of one seat's vector for the deal in progress: the blocks written once a
     deal and those its history makes so far."""
 
-    def __init__(self, deal: Deal, planes: Planes, rel: list[int], sizes: list[float]) -> None:
+    def __init__(self, deal: Deal, planes: Planes, rel: list[int], sizes: list[float], places: Places) -> None:
         self.deal = deal
         self.planes = planes
         self.view: Vector = np.frombuffer(planes, np.float32)  # the same, for numpy's indexing
         self.rel = rel  # each seat counted from this one
         self.sizes = sizes  # the hand_sizes value of each number of cards
+        self.places = places
         self.seen = 0  # history entries taken so far
         self.flags: set[str] = set()  # what a game's filler has noted once (a forgetting done)
+
+
+class Places:
+    """Where the common blocks of one seat's vector put each card and each seat, worked out once:
+    a vector is a few dozen of them, each a sum and two lookups less."""
+
+    def __init__(self, e: Encoding, me: int) -> None:
+        n, d, o, at = e.seats, e.deck_size, e.offsets, e.deck_position
+        cards = range(len(at))
+        self.hand = [o["hand"] + at[c] for c in cards]
+        # By the absolute seat, as the deal names them.
+        self.trick = [[o["trick"] + (seat - me) % n * d + at[c] for c in cards] for seat in range(n)]
+        self.trick_leader, self.hand_sizes, self.to_move, self.last_trick_winner = (
+            [o[name] + (seat - me) % n for seat in range(n)]
+            for name in ("trick_leader", "hand_sizes", "to_move", "last_trick_winner"))
+        self.tricks_played = o["tricks_played"]
 
 
 # The blocks a history entry, as the seat saw it, sets; the blocks of the deal's current state,
@@ -88,6 +105,7 @@ class LiveEncoding:
         n = encoding.seats
         self._rel = [[(seat - me) % n for seat in range(n)] for me in range(n)]
         self._sizes = [min(k / encoding.max_hand, 2.0) for k in range(len(encoding.deck_position) + 1)]
+        self._places = [Places(encoding, seat) for seat in range(n)]
         self.follow(match)
         # What a history entry sets depends only on the text the seat saw and on who acted,
         # counted from the seat: the places it sets are kept by those two.
@@ -116,7 +134,7 @@ class LiveEncoding:
         kept = self._seats[seat]
         if kept is None or kept.deal is not deal:
             kept = SeatPlanes(deal, array("f", bytes(4 * (e.observation_size + self.room))), self._rel[seat],
-                              self._sizes)
+                              self._sizes, self._places[seat])
             self._seats[seat] = kept
             spec.constant(e, kept.view, deal, seat)
             _totals(e, kept.planes, match, kept)  # the totals change only as a deal ends
@@ -154,26 +172,26 @@ def _common_state(e: Encoding, v: Planes, match: Table, kept: SeatPlanes,
     """The common blocks but ``played`` and ``dealer``: the seat's hand, the trick and who led
     it, the hand sizes, the seat to move, the last trick's winner, tricks played, and the
     totals once the deal is over (the kept planes have them until then)."""
-    n, d, o, at, rel = e.seats, e.deck_size, e.offsets, e.deck_position, kept.rel
-    base = o["hand"]
+    places = kept.places
+    at = places.hand
     for c in cards_of(hand):
-        v[base + at[c]] = 1.0
+        v[at[c]] = 1.0
     if leader is not None:
-        base = o["trick"]
+        n, rows = e.seats, places.trick
         for i, c in enumerate(trick):
-            v[base + rel[(leader + i) % n] * d + at[c]] = 1.0
-        v[o["trick_leader"] + rel[leader]] = 1.0
-    base, sizes = o["hand_sizes"], kept.sizes
+            v[rows[(leader + i) % n][c]] = 1.0
+        v[places.trick_leader[leader]] = 1.0
+    at, sizes = places.hand_sizes, kept.sizes
     for seat, h in enumerate(hands):
-        v[base + rel[seat]] = sizes[h.bit_count()]
+        v[at[seat]] = sizes[h.bit_count()]
     to_move = match.to_move
     if to_move is not None:
-        v[o["to_move"] + rel[to_move]] = 1.0
+        v[places.to_move[to_move]] = 1.0
     else:
         _totals(e, v, match, kept)
     if last_winner is not None:
-        v[o["last_trick_winner"] + rel[last_winner]] = 1.0
-    v[o["tricks_played"]] = min(tricks / e.max_tricks, 1.0)
+        v[places.last_trick_winner[last_winner]] = 1.0
+    v[places.tricks_played] = min(tricks / e.max_tricks, 1.0)
 
 
 def _dealer(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
