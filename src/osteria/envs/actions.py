@@ -40,7 +40,7 @@ Part = str | frozenset[str]
 # kept ones are dropped, so an action space with more can never hold more.
 KEPT_SPELLINGS = 1 << 17
 K = TypeVar("K", int, str)  # what a spelling is kept by: the engine's integer, or the word
-V = TypeVar("V")
+V = TypeVar("V")  # what is kept
 
 
 class ActionSpace:
@@ -345,9 +345,14 @@ class SpelledChoice(Choice):
         self.following = following  # the actions that go on
         self.complete = complete  # those spelled whole
 
+    @property
+    def may_end(self) -> bool:
+        """Whether DONE ends the action spelled so far (a longer one goes on from it)."""
+        return bool(self.complete and self.following)
+
     def steps(self) -> list[int]:
         steps = {step for spelled in self.following for step in spelled[3]}
-        if self.complete and self.following:  # DONE ends the action spelled so far
+        if self.may_end:
             steps.add(self.space.done_step)
         return sorted(steps)
 
@@ -357,12 +362,12 @@ class SpelledChoice(Choice):
         for spelled in self.following:
             for step in spelled[3]:
                 mask[step] = 1
-        if self.complete and self.following:
+        if self.may_end:
             mask[self.space.done_step] = 1
         return np.frombuffer(mask, np.int8)
 
     def choose(self, index: int, chosen: Sequence[str]) -> Choice | int:
-        if self.complete and self.following and index == self.space.done_step:
+        if self.may_end and index == self.space.done_step:
             return self.complete[0]
         following: list[Spelled] = []
         complete: list[int] = []
