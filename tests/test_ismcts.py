@@ -59,3 +59,12 @@ def test_it_beats_the_random_player_on_duplicate_deals() -> None:
             delta = match.results[0].delta
             advantage += delta[side] - delta[1 - side]
     assert advantage > 2 * config.deals  # random play loses far more than two points a deal
+
+
+def test_a_playout_plays_a_random_legal_action_unless_the_game_says_otherwise() -> None:
+    # The engine's default for a playout's action is the draw the searches always made.
+    match = osteria.new_match("tressette", seed=3)
+    deal = match.deal
+    assert deal is not None
+    for seed in range(20):
+        assert deal.playout_action(random.Random(seed)) == random.Random(seed).choice(deal.legal())

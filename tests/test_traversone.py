@@ -225,3 +225,57 @@ def test_random_matches_give_out_eleven_points_and_cappotto_only_to_one_scorer(s
     for r in match.results:
         assert sum(r.points) == 11
         assert r.outcome == ("cappotto" if sorted(r.points)[-2] == 0 else "giocata")
+
+
+# -- quick simulations ------------------------------------------------------------------------------
+
+class NoSlip(random.Random):
+    """A generator whose draws never fall among a playout's random cards."""
+
+    def random(self) -> float:
+        return 0.99
+
+
+def playout_card(match: Match) -> str:
+    deal = deal_of(match)
+    return deal.action_str(deal.playout_action(NoSlip(0)))
+
+
+def test_a_playout_ducks_under_the_trick_with_its_strongest_card_that_stays_under() -> None:
+    match = start(["4d Rd", "5d Cd 2d"], 4, dealer=3, zero_punti="divide")
+    match.play("Rd")
+    assert playout_card(match) == "Cd"  # the 2 would take the king
+
+
+def test_a_playout_made_to_take_plays_its_weakest_card_unless_last_then_its_strongest() -> None:
+    match = start(["4d", "2d 3d"], 4, dealer=3, zero_punti="divide")
+    match.play("4d")
+    assert playout_card(match) == "2d"  # both take the 4: someone may still come over the 2
+    match = start(["4d 5d", "6d", "7d", "Fd Cd"], 4, dealer=3, zero_punti="divide")
+    for card in ("5d", "6d", "7d"):
+        match.play(card)
+    assert playout_card(match) == "Cd"  # last, and both take the 7: nothing comes over it
+
+
+def test_a_playout_void_in_the_suit_led_sheds_the_card_worth_most() -> None:
+    match = start(["4d", "Ac 3s 4b 5b 6b 7b Fb Cb Rb 2b"], 4, dealer=3, zero_punti="divide")
+    match.play("4d")
+    assert playout_card(match) == "Ac"
+
+
+def test_a_playout_without_a_point_where_none_costs_ten_plays_to_take_one() -> None:
+    match = start(["4d Rd", "5d Cd 2d"], 4, dealer=3, zero_punti="dieci")
+    match.play("Rd")
+    assert playout_card(match) == "2d"
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_playouts_play_legal_cards_to_the_end_of_the_deal(seats: int) -> None:
+    for seed in range(20):
+        deal = deal_of(osteria.new_match("traversone", seats=seats, seed=seed))
+        rng = random.Random(seed)
+        while deal.to_move is not None:
+            card = deal.playout_action(rng)
+            assert card in deal.legal()
+            deal.apply(card)
+        assert sum(deal.result().points) == 11

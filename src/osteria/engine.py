@@ -268,6 +268,13 @@ class Deal(ABC):
         """Whether seats ``a`` and ``b`` play for one side in this deal."""
         return a == b
 
+    def playout_action(self, rng: random.Random) -> Action:
+        """The action a quick simulation plays for the seat to move (a search's playouts, which
+        play a sampled deal to its end many times over): by default a uniformly random legal
+        one. A game whose random play ends far from any real deal's result may play as a
+        careful player would at first sight, as cheaply."""
+        return rng.choice(self.legal())
+
     def stake_beyond_play(self) -> bool:
         """Whether the decision now weighs a stake that the play of the open cards does not
         settle (a call-out that hangs on a tally across deals): there search must not choose."""

@@ -75,7 +75,7 @@ class IsmctsBot(EvaluatingBot):
                 deal.apply(action)
                 path.append(node)
             while deal.to_move is not None:
-                deal.apply(rng.choice(deal.legal()))
+                deal.apply(deal.playout_action(rng))
             delta = deal.result().delta
             scale = max(scale, *(abs(d) for d in delta))
             for n in path:

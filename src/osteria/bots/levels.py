@@ -9,7 +9,7 @@
 
 The strongest honest player measured (docs/strength.md) is PIMC in Tressette (+2.3 points a
 deal over the rule-based player in 1,000 duplicate boards, where the hybrid gains +0.8), ISMCTS
-in Traversone (+0.55 ± 0.11 points a deal over 800 boards, where the hybrid gains nothing
+in Traversone (+0.89 ± 0.12 points a deal over 800 boards, where the hybrid gains nothing
 against today's rule-based player), and elsewhere the hybrid: the rule-based player, overruled
 by search where search sees clearly further (``osteria.bots.hybrid``). The pure search players
 (PIMC in Tressette, ISMCTS elsewhere) also value every action for hints and analysis.

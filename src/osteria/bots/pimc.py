@@ -95,7 +95,7 @@ class PimcBot(EvaluatingBot):
 
     def playout_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float]:
         """Every action's mean result over random playouts of this deal."""
-        choice = self.rng.choice
+        rng = self.rng
         values: dict[str, float] = {}
         for text, a in actions.items():
             total = 0
@@ -103,7 +103,7 @@ class PimcBot(EvaluatingBot):
                 rollout = deal.copy()
                 rollout.apply(a)
                 while rollout.to_move is not None:
-                    rollout.apply(choice(rollout.legal()))
+                    rollout.apply(rollout.playout_action(rng))
                 total += rollout.result().delta[seat]
             values[text] = total / self.playouts
         return values

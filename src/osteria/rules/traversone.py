@@ -29,6 +29,7 @@ from osteria.rules.tressette import FOUR_OF_DENARI
 from osteria.rules.tressette_family import (
     FAMILY_CHAINS,
     LAST_TRICK_THIRDS,
+    STRENGTH,
     THIRDS,
     PlayObservation,
     TrickDeal,
@@ -57,6 +58,8 @@ def card_thirds(asso_bastoni: int) -> list[int]:
 # -- the scores of a deal --------------------------------------------------------------------------
 CAPPOTTO_OTHERS = 11  # what every other player scores when one player takes every point
 ZERO_POINTS = 10  # what a player who took no point scores (zero_punti "dieci")
+# The share of a playout's cards played at random (``TraversoneDeal.playout_action``).
+PLAYOUT_SLIP = 0.2
 
 
 # The cards are the actions.
@@ -158,6 +161,34 @@ class TraversoneDeal(TrickDeal):
             for s in sharers:
                 delta[s] = share
         return DealResult("giocata", points, delta)
+
+    # -- quick simulations -----------------------------------------------------------------------------
+
+    def playout_action(self, rng: random.Random) -> int:
+        """A playout's card as a careful player plays one at first sight where points are poison:
+        low to lead; under the trick's taker with the strongest card that stays under it, or,
+        made to take it, the strongest card when last to play (nothing can come over it) and the
+        weakest otherwise (someone may); void, the card worth most. While the seat holds less
+        than a point and no point would cost it ten, it plays its strongest card to take one. A
+        card in five is random, so that the playouts of one sampled deal differ."""
+        legal = self.legal()
+        if len(legal) == 1 or rng.random() < PLAYOUT_SLIP:
+            return rng.choice(legal)
+        trick, strength = self.trick, STRENGTH.__getitem__
+        if not trick:
+            return min(legal, key=strength)
+        if legal[0] // 13 != trick[0] // 13:  # void in the suit led
+            thirds = self.card_thirds
+            return max(legal, key=lambda c: (thirds[c], STRENGTH[c]))
+        seat = self.to_move
+        assert seat is not None
+        if self.zero_punti == "dieci" and self.taken[seat] < 3:
+            return max(legal, key=strength)
+        taking = STRENGTH[trick[trick_taker(trick)]]
+        under = [c for c in legal if STRENGTH[c] < taking]
+        if under:
+            return max(under, key=strength)
+        return max(legal, key=strength) if len(trick) == self.seats - 1 else min(legal, key=strength)
 
     # -- the open-handed play, for the solver --------------------------------------------------------
 
