@@ -3,8 +3,9 @@ Whitehouse 2012), for every game.
 
 Each iteration deals the hidden cards anew from the bot's observation (``Game.sample_deal``),
 walks the one tree shared by all those deals, choosing among the actions legal in this deal
-by UCB weighted by how often each was available, adds one node, plays the deal out at random
-and credits every node on the way with the result of the seat that chose it. Partners share a
+by UCB weighted by how often each was available, adds one node, plays the deal out (at random,
+unless the game plays its playouts otherwise: ``Deal.playout_action``) and credits every node
+on the way with the result of the seat that chose it. Partners share a
 side's result, so team play needs nothing special. The tree never holds a hidden card: only
 what was sampled, and a fresh sample every iteration.
 """

@@ -5,8 +5,9 @@ everything its observation shows (``Game.sample_deal``), values every legal acti
 those open-handed deals, and plays the action with the best mean. A deal's value is exact
 where the double-dummy solver finishes within its node budget (the card play near the end);
 elsewhere, and for decisions before the card play (bidding, discards) or about calling oneself
-out, it is the mean result of random playouts. One decision uses one of the two, never a mix, so
-its values stay comparable. The bot reads nothing but the observation.
+out, it is the mean result of playouts (random, unless the game plays them otherwise:
+``Deal.playout_action``). One decision uses one of the two, never a mix, so its values stay
+comparable. The bot reads nothing but the observation.
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ class PimcBot(EvaluatingBot):
         return values
 
     def playout_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float]:
-        """Every action's mean result over random playouts of this deal."""
+        """Every action's mean result over playouts of this deal (``Deal.playout_action``: random
+        unless the game plays them otherwise)."""
         rng = self.rng
         values: dict[str, float] = {}
         for text, a in actions.items():
