@@ -118,6 +118,7 @@ class ActionSpace:
             spelled = spelling(word(action))
             return spelled, action, 0, spelled[0]
 
+        # Looked up inline first: nearly every action is kept already, and this runs at every decision.
         return Choice.of_following(self, [kept(action) or _kept(starts, action, start) for action in deal.legal()])
 
     def spelling(self, action: str) -> Spelling:
