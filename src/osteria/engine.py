@@ -268,6 +268,12 @@ class Deal(ABC):
         """Whether seats ``a`` and ``b`` play for one side in this deal."""
         return a == b
 
+    def as_dealt(self) -> Deal | None:
+        """This deal as it was dealt, before its first action, for a search that replays a
+        sampled deal to ask how likely each action seen was from the hands it sampled
+        (``osteria.bots.inference``); None where the game does not keep what it was dealt."""
+        return None
+
     def playout_action(self, rng: random.Random) -> Action:
         """The action a quick simulation plays for the seat to move (a search's playouts, which
         play a sampled deal to its end many times over): by default a uniformly random legal

@@ -123,19 +123,12 @@ class HybridBot(SearchBot):
     def simulated_values(self, decision: Decision, deal: Deal, actions: dict[str, int]) -> dict[str, float]:
         """Each action's result for the seat to move when the heuristic plays the rest of this
         deal at every seat, from that seat's observation of it."""
-        observation = decision.observation
-        context = {key: observation[key] for key in ("game", "options", "players", "deal_index", "results",
-                                                     "totals", "finished") if key in observation}
         values: dict[str, float] = {}
         for text, a in actions.items():
             rollout = deal.copy()
             rollout.apply(a)
             while rollout.to_move is not None:
-                decider = rollout.decider(rollout.to_move)
-                seen: dict[str, Any] = dict(context)
-                seen.update(rollout.observation(decider))
-                legal = [rollout.action_str(x) for x in rollout.legal()]
-                seen.update(seat=decider, to_move=rollout.to_move, legal_actions=legal)
+                seen, legal = decision.seen_in(rollout)
                 rollout.apply(rollout.parse_action(self.heuristic.act(seen, legal)))
             values[text] = rollout.result().delta[decision.seat]
         return values

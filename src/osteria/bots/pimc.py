@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from osteria.bots.base import Evaluation
+from osteria.bots.base import Bot, Evaluation
 from osteria.bots.search import Decision, EvaluatingBot
 from osteria.bots.solver import SearchBudget, Solver, ending
 from osteria.engine import Deal
@@ -29,12 +29,13 @@ class PimcBot(EvaluatingBot):
 
     def __init__(self, seed: int | str | None = None, *, time_limit: float | None = 0.1,
                  samples: int | None = None, max_nodes: int = 5_000, solve_cards: int = 24,
-                 playouts: int = 2) -> None:
+                 playouts: int = 2, model: Bot | None = None) -> None:
         """``samples`` deals per decision (then the time limit is not looked at), else as many
         as ``time_limit`` seconds allow, at least one; the solver is tried where at most
         ``solve_cards`` cards are left in the hands, with ``max_nodes`` per search; elsewhere
-        ``playouts`` per action and deal."""
-        super().__init__(seed, time_limit=time_limit, samples=samples)
+        ``playouts`` per action and deal. ``model``, the game's rule-based player, weighs the
+        sampled deals by how well they explain the others' play (``SearchBot``)."""
+        super().__init__(seed, time_limit=time_limit, samples=samples, model=model)
         self.max_nodes = max_nodes
         self.solve_cards = solve_cards
         self.playouts = playouts

@@ -9,12 +9,17 @@ import time
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import osteria
 from osteria.bots.base import Bot, Evaluation
+from osteria.bots.inference import BATCH, weight
 from osteria.engine import Deal, Game
 from osteria.sampling import Unsatisfiable
+
+# The keys of an observation that belong to the match (``Match.observation``), not the deal.
+_MATCH_KEYS = ("game", "options", "players", "deal_index", "results", "totals", "finished")
 
 
 @dataclass(frozen=True)
@@ -34,16 +39,37 @@ class Decision:
                                    **observation["options"])
         return cls(observation, rules, observation["to_move"], rules.sense)
 
+    @cached_property
+    def match_keys(self) -> dict[str, Any]:
+        """What the observation says of the match rather than the deal: the same at every seat."""
+        return {key: self.observation[key] for key in _MATCH_KEYS if key in self.observation}
+
+    def seen_in(self, deal: Deal) -> tuple[dict[str, Any], list[str]]:
+        """What the seat that decides now in ``deal``, a deal sampled for this decision, would be
+        shown of it (its own observation, with this match's keys) and its legal actions: what a
+        player asked to act there is given."""
+        assert deal.to_move is not None
+        decider = deal.decider(deal.to_move)
+        legal = deal.action_strs(deal.legal())
+        seen: dict[str, Any] = dict(self.match_keys)
+        seen.update(deal.observation(decider))
+        seen.update(seat=decider, to_move=deal.to_move, legal_actions=legal)
+        return seen, legal
+
 
 class SearchBot(Bot):
     """A player that weighs its decisions on deals sampled from its observation, all its
     random draws from one generator seeded once, so that with a fixed number of samples the
     same seed makes the same decisions."""
 
-    def __init__(self, seed: int | str | None, *, time_limit: float | None, samples: int | None) -> None:
+    def __init__(self, seed: int | str | None, *, time_limit: float | None, samples: int | None,
+                 model: Bot | None = None) -> None:
+        """``model``, the game's rule-based player, reads the others' play: the deals searched
+        are drawn in proportion to how well they explain it (``osteria.bots.inference``)."""
         self.rng = random.Random(seed)
         self.time_limit = time_limit
         self.samples = samples
+        self.model = model
 
     def deals(self, decision: Decision) -> Iterator[Deal]:
         """Deals sampled consistently with the decision's observation: ``samples`` of them where
@@ -54,13 +80,34 @@ class SearchBot(Bot):
         done = 0
         while done < self.samples if self.samples else done == 0 or time.perf_counter() < deadline:
             try:
-                deal = decision.rules.sample_deal(decision.observation, self.rng)
+                deal = self.drawn(decision)
             except Unsatisfiable:
                 if not done:
                     raise
                 return
             yield deal
             done += 1
+
+    def drawn(self, decision: Decision) -> Deal:
+        """A deal for the search: sampled from the observation, or, with a model of the others'
+        play, the one of ``BATCH`` sampled deals that their weights pick."""
+        deal = decision.rules.sample_deal(decision.observation, self.rng)
+        if self.model is None:
+            return deal
+        first = weight(decision, deal, self.model)
+        if first is None:  # the game cannot replay its deals: no reading of the play
+            return deal
+        batch, weights = [deal], [first]
+        for _ in range(BATCH - 1):
+            try:
+                deal = decision.rules.sample_deal(decision.observation, self.rng)
+            except Unsatisfiable:
+                break  # the sampler's tries ran out: choose among those drawn
+            found = weight(decision, deal, self.model)
+            assert found is not None  # a game replays every deal of its own, or none
+            batch.append(deal)
+            weights.append(found)
+        return self.rng.choices(batch, weights)[0]
 
 
 class EvaluatingBot(SearchBot):

@@ -156,6 +156,7 @@ class CalabresellaDeal(TrickDeal):
         self.hands = [mask_of(h) for h in hands]
         self.card_thirds = THIRDS
         self.widow = mask_of(widow)
+        self.dealt = (game, tuple(self.hands), self.widow)
         # The dealer's right speaks first and, unless a sola is asked, leads the first trick.
         self.setup_play((dealer + 1) % n, self.widow)
         self.phase = "bidding"  # then "cedo", "scarto", "play", "over"
@@ -166,6 +167,10 @@ class CalabresellaDeal(TrickDeal):
         self.holder: int | None = None  # who was dealt the called card; None: the widow
         self.ceded: int | None = None
         self.history: list[tuple[int, int]] = []
+
+    def as_dealt(self) -> CalabresellaDeal:
+        game, hands, widow = self.dealt
+        return CalabresellaDeal(game, self.dealer, [cards_of(h) for h in hands], cards_of(widow))
 
     @property
     def partner(self) -> int | None:

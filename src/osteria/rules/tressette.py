@@ -219,6 +219,7 @@ class TressetteDeal(Deal):
         self.faliante: bool = game.options["faliante"]
         self.morto: tuple[int, ...] = tuple(game.options["morto"])
         self.hands = [sum(1 << c for c in hand) for hand in hands]
+        self.dealt = (game, tuple(self.hands), first_of_match)
         if first_of_match:
             leader = next(s for s in range(4) if self.hands[s] >> FOUR_OF_DENARI & 1)
         else:
@@ -242,6 +243,10 @@ class TressetteDeal(Deal):
         new.accusi = self.accusi[:]
         new.history = self.history[:]
         return new
+
+    def as_dealt(self) -> TressetteDeal:
+        game, hands, first_of_match = self.dealt
+        return TressetteDeal(game, self.dealer, [cards_of(h) for h in hands], first_of_match)
 
     def decider(self, seat: int) -> int:
         return partner_of(seat) if seat in self.morto else seat

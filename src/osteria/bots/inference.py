@@ -1,0 +1,57 @@
+"""Reading the others' play: how well a sampled deal explains what the other seats did.
+
+``Game.sample_deal`` deals the unseen cards uniformly among the deals that agree with the
+observation: every hand that could have played the cards seen counts alike. A player reads
+more into the play. A seat that led a low card from a suit, or let a trick go that it could
+have taken, more likely holds the hand a sound player would have played that way. The rule-based
+player is the model of a sound player: the sampled deal is replayed from its start
+(``Deal.as_dealt``), and at each action of another seat the model is asked what it would have
+done from that seat's own observation of the sampled deal. Each action it would not have chosen
+multiplies the deal's weight by ``MISREAD``, so a deal that explains the play keeps its weight
+and one that needs many surprises loses it, but none is ruled out: people, and partners who
+search, play otherwise now and then.
+
+A searching player draws deals in batches and keeps one of each batch in proportion to these
+weights (sampling importance resampling), so that its search meets deals as often as they
+explain the play. The weights read nothing but the observation and the sampled deal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from osteria.engine import Deal
+
+if TYPE_CHECKING:
+    from osteria.bots.base import Bot
+    from osteria.bots.search import Decision
+
+# The weight an action the model would not have chosen leaves to a deal; measured at 0.25 in
+# Tressette (docs/ai.md).
+MISREAD = 0.25
+
+
+# Deals drawn for each one a search keeps.
+BATCH = 6
+
+
+def weight(decision: Decision, deal: Deal, model: Bot, misread: float = MISREAD) -> float | None:
+    """How well ``deal``, sampled for ``decision``, explains the other seats' actions: ``misread``
+    to the power of the number of them that ``model`` would have chosen otherwise (a card by its
+    card, signals aside); None where the game cannot replay the deal from its start."""
+    replay = deal.as_dealt()
+    if replay is None:
+        return None
+    observer = decision.observation["seat"]
+    result = 1.0
+    for seat, action in deal.history:
+        if replay.decider(seat) != observer:  # its own choices tell the seat nothing
+            legal = replay.legal()
+            if len(legal) > 1:
+                seen, legal_strs = decision.seen_in(replay)
+                chosen = replay.parse_action(model.act(seen, legal_strs))
+                card = replay.card_of(action)
+                if chosen != action and (card is None or replay.card_of(chosen) != card):
+                    result *= misread
+        replay.apply(action)
+    return result

@@ -1,0 +1,129 @@
+"""Reading the others' play: a sampled deal is weighted by how many of the other seats' actions
+the rule-based player would not have chosen, and a search that reads the play meets the true
+hands more often than one that samples uniformly."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import osteria
+from osteria.bots import HEURISTICS, make_bot
+from osteria.bots.inference import MISREAD, weight
+from osteria.bots.pimc import PimcBot
+from osteria.bots.search import Decision
+from osteria.engine import Match
+from osteria.rules.tressette import TressetteDeal
+
+from helpers import play_random_action
+
+
+def heuristic_action(match: Match) -> str:
+    seat = match.decider
+    assert seat is not None
+    obs = match.observation(seat)
+    return HEURISTICS["tressette"]().act(obs, obs["legal_actions"])
+
+
+@pytest.mark.parametrize(("game", "seats"), [("tressette", 4), ("calabresella", 3), ("calabresella", 5)])
+def test_a_deal_as_dealt_replays_to_the_same_deal(game: str, seats: int) -> None:
+    rng = random.Random(4)
+    for seed in range(30):
+        match = osteria.new_match(game, seats=seats, seed=seed)
+        for _ in range(rng.randrange(60)):
+            if match.deal is None or match.deal.over:
+                break
+            play_random_action(match, rng)
+        deal = match.deal
+        assert deal is not None
+        replay = deal.as_dealt()
+        assert replay is not None and replay.history == [] and replay.to_move is not None
+        for _, action in deal.history:
+            replay.apply(action)
+        assert replay.__dict__ == deal.__dict__
+
+
+def test_the_true_deal_of_rule_based_play_explains_it_fully() -> None:
+    match = osteria.new_match("tressette", seed=8)
+    model = HEURISTICS["tressette"]()
+    for _ in range(30):
+        match.play(heuristic_action(match))
+        deal = match.deal
+        assert deal is not None
+        decision = Decision.of(match.observation(deal.to_move))
+        assert weight(decision, deal.copy(), model) == 1.0
+
+
+def test_each_action_the_model_would_not_choose_costs_the_deal_misread() -> None:
+    # Seat 2 plays a card the rule-based player would not, twice; the others play by the rule.
+    match = osteria.new_match("tressette", seed=8)
+    model = HEURISTICS["tressette"]()
+    surprises = 0
+    while len(match.deal.history) < 24:
+        choice = heuristic_action(match)
+        if match.decider == 2 and surprises < 2:
+            others = sorted({a.split()[0] for a in match.legal_actions()} - {choice.split()[0]})
+            if others:
+                choice = next(a for a in match.legal_actions() if a.split()[0] == others[0])
+                surprises += 1
+        match.play(choice)
+    assert surprises == 2
+    deal = match.deal
+    assert deal is not None and deal.to_move is not None
+    # Whoever decides now reads seat 2's two surprises, unless it is seat 2 itself.
+    decider = deal.to_move
+    decision = Decision.of(match.observation(decider))
+    assert weight(decision, deal.copy(), model) == (1.0 if decider == 2 else MISREAD ** 2)
+
+
+def test_a_game_that_cannot_replay_its_deals_is_not_weighted() -> None:
+    match = osteria.new_match("sancagna", seed=3)
+    deal = match.deal
+    assert deal is not None and deal.as_dealt() is None
+    decision = Decision.of(match.observation(deal.decider(deal.to_move)))
+    assert weight(decision, deal.copy(), HEURISTICS["sancagna"]()) is None
+
+
+def hidden_cards_placed(decision: Decision, sampled: TressetteDeal, truth: TressetteDeal) -> int:
+    return sum((sampled.hands[s] & truth.hands[s]).bit_count() for s in range(4) if s != decision.seat)
+
+
+def test_reading_the_play_places_the_hidden_cards_better_than_uniform_sampling() -> None:
+    # Late in deals played by the rule-based player, the deals a reading search draws hold more
+    # of the true hidden cards where they truly lie than uniformly sampled deals do.
+    read, uniform = 0, 0
+    for seed in range(6):
+        match = osteria.new_match("tressette", seed=100 + seed)
+        for _ in range(24):
+            match.play(heuristic_action(match))
+        truth = match.deal
+        assert isinstance(truth, TressetteDeal)
+        decision = Decision.of(match.observation(truth.to_move))
+        reader = PimcBot(seed, samples=40, model=HEURISTICS["tressette"]())
+        plain = PimcBot(seed, samples=40)
+        read += sum(hidden_cards_placed(decision, d, truth) for d in reader.deals(decision))
+        uniform += sum(hidden_cards_placed(decision, d, truth) for d in plain.deals(decision))
+    assert read > uniform * 1.05
+
+
+@pytest.mark.parametrize("name", ["pimc", "difficile"])
+def test_tressette_search_players_read_the_play(name: str) -> None:
+    bot = make_bot(name, game="tressette", seed=1)
+    assert isinstance(bot, PimcBot) and bot.model is not None
+
+
+def test_a_reading_search_needs_only_the_observation_and_is_reproducible() -> None:
+    # Handed a JSON copy of its observation, with no match anywhere, it plays the same: the
+    # weights read the observation and the sampled deals, nothing else.
+    match = osteria.new_match("tressette", seed=13)
+    for _ in range(21):
+        match.play(heuristic_action(match))
+    seat = match.decider
+    assert seat is not None
+    obs = match.observation(seat)
+    copy = json.loads(json.dumps(obs))
+    model = HEURISTICS["tressette"]()
+    first = PimcBot(9, samples=6, model=model).act(obs, obs["legal_actions"])
+    assert PimcBot(9, samples=6, model=model).act(copy, copy["legal_actions"]) == first
