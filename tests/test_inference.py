@@ -10,7 +10,7 @@ import random
 import pytest
 
 import osteria
-from osteria.bots import HEURISTICS, make_bot
+from osteria.bots import HEURISTICS
 from osteria.bots.inference import MISREAD, weight
 from osteria.bots.pimc import PimcBot
 from osteria.bots.search import Decision
@@ -106,12 +106,6 @@ def test_reading_the_play_places_the_hidden_cards_better_than_uniform_sampling()
         read += sum(hidden_cards_placed(decision, d, truth) for d in reader.deals(decision))
         uniform += sum(hidden_cards_placed(decision, d, truth) for d in plain.deals(decision))
     assert read > uniform * 1.05
-
-
-@pytest.mark.parametrize("name", ["pimc", "difficile"])
-def test_tressette_search_players_read_the_play(name: str) -> None:
-    bot = make_bot(name, game="tressette", seed=1)
-    assert isinstance(bot, PimcBot) and bot.model is not None
 
 
 def test_a_reading_search_needs_only_the_observation_and_is_reproducible() -> None:

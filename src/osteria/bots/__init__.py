@@ -36,12 +36,6 @@ def _heuristic(game: str, seed: int | str | None) -> Bot:
     return HEURISTICS[game]()
 
 
-def _pimc(game: str, seed: int | str | None) -> Bot:
-    """PIMC, reading the others' play by the game's rule-based player where it has one."""
-    model = HEURISTICS.get(game)
-    return PimcBot(seed, model=None if model is None else model())
-
-
 def _learned(game: str, seed: int | str | None) -> Bot:
     if game != "tressette":
         raise ValueError(f"no learned player for {game} yet: dmc plays tressette")
@@ -63,7 +57,7 @@ BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
     "random": lambda game, seed: RandomBot(seed),
     "heuristic": _heuristic,
     "ismcts": lambda game, seed: IsmctsBot(seed),
-    "pimc": _pimc,
+    "pimc": lambda game, seed: PimcBot(seed),
     "hybrid": lambda game, seed: HybridBot(_heuristic(game, seed), seed),
     "dmc": _learned,
     **{level: partial(_level, level) for level in LEVELS},

@@ -48,14 +48,15 @@ class HybridBot(SearchBot):
     def __init__(self, heuristic: Bot, seed: int | str | None = None, *, time_limit: float | None = 0.1,
                  samples: int | None = None, solve_cards: int | None = None, margin: float = 0.0,
                  solved_confidence: float | None = None, confidence: float = 2.0, breadth: int = 3,
-                 simulate_cards: int | None = None, max_nodes: int = 20_000) -> None:
+                 simulate_cards: int | None = None, max_nodes: int = 20_000, read_play: bool = False) -> None:
         """``heuristic`` is the game's rule-based player (it must hold no state between
         decisions, as it also plays the sampled deals out). ``samples`` deals per decision
         (then the time limit is not looked at), else as many as ``time_limit`` seconds allow;
         ``solve_cards`` and ``simulate_cards`` override the game's ``search_hints``;
         a simulated decision before the card play weighs the heuristic's action against at most
-        ``breadth - 1`` others."""
-        super().__init__(seed, time_limit=time_limit, samples=samples)
+        ``breadth - 1`` others. With ``read_play`` the sampled deals are weighed by how well they
+        explain the others' play, the heuristic as their model (``SearchBot``)."""
+        super().__init__(seed, time_limit=time_limit, samples=samples, model=heuristic if read_play else None)
         self.heuristic = heuristic
         self.solve_cards = solve_cards
         self.margin = margin
