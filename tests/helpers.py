@@ -118,3 +118,10 @@ def cards_shown(observation: Mapping[str, object]) -> set[str]:
 
 
 _CARD_WORDS = frozenset(CARD_STRINGS)
+
+
+class NoSlip(random.Random):
+    """A generator whose draws never fall among a playout's random cards."""
+
+    def random(self) -> float:
+        return 0.99

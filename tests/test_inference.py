@@ -11,6 +11,7 @@ import pytest
 
 import osteria
 from osteria.bots import HEURISTICS
+from osteria.bots.hybrid import HybridBot
 from osteria.bots.inference import MISREAD, weight
 from osteria.bots.pimc import PimcBot
 from osteria.bots.search import Decision
@@ -121,3 +122,20 @@ def test_a_reading_search_needs_only_the_observation_and_is_reproducible() -> No
     model = HEURISTICS["tressette"]()
     first = PimcBot(9, samples=6, model=model).act(obs, obs["legal_actions"])
     assert PimcBot(9, samples=6, model=model).act(copy, copy["legal_actions"]) == first
+
+
+def test_a_hybrid_reading_the_play_plays_a_calabresella_deal_legally() -> None:
+    match = osteria.new_match("calabresella", seed=5)
+    model = HEURISTICS["calabresella"]()
+    bot = HybridBot(model, 3, samples=4, read_play=True)
+    assert bot.model is model
+    deal = match.deal
+    assert deal is not None
+    while not deal.over:
+        seat = match.decider
+        assert seat is not None
+        obs = match.observation(seat)
+        player = bot if seat == 0 else model
+        action = player.act(obs, obs["legal_actions"])
+        assert action in obs["legal_actions"]
+        match.play(action)

@@ -63,7 +63,7 @@ def test_it_beats_the_random_player_on_duplicate_deals() -> None:
 
 def test_a_playout_plays_a_random_legal_action_unless_the_game_says_otherwise() -> None:
     # The engine's default for a playout's action is the draw the searches always made.
-    match = osteria.new_match("tressette", seed=3)
+    match = osteria.new_match("quattrigghiu", seed=3)
     deal = match.deal
     assert deal is not None
     for seed in range(20):

@@ -17,7 +17,7 @@ from osteria.cards import ITALIAN_40, parse_card
 from osteria.engine import IllegalAction, Match, RulesError
 from osteria.rules.traversone import TraversoneDeal
 
-from helpers import finish_deal, play_random_action, undealt
+from helpers import NoSlip, finish_deal, play_random_action, undealt
 
 EXAMPLES = Path(__file__).resolve().parent / "records"
 SIZES = {3: 13, 4: 10, 5: 8, 6: 6}
@@ -228,13 +228,6 @@ def test_random_matches_give_out_eleven_points_and_cappotto_only_to_one_scorer(s
 
 
 # -- quick simulations ------------------------------------------------------------------------------
-
-class NoSlip(random.Random):
-    """A generator whose draws never fall among a playout's random cards."""
-
-    def random(self) -> float:
-        return 0.99
-
 
 def playout_card(match: Match) -> str:
     deal = deal_of(match)

@@ -14,7 +14,7 @@ from osteria.engine import DealResult
 from osteria.rules.tressette import Tressette
 from osteria.rules.tressette_family import STRENGTH, THIRDS
 
-from helpers import fill_hands, match_with, play_random_action, play_randomly
+from helpers import NoSlip, fill_hands, match_with, play_random_action, play_randomly
 
 EXAMPLES = Path(__file__).resolve().parent / "records"
 
@@ -298,3 +298,61 @@ def test_without_a_seed_the_deal_comes_from_the_cryptographic_generator() -> Non
         match.legal_actions()
         deals.append(match.record()["deals"][0]["hands"])
     assert deals[0] != deals[1]
+
+
+# -- quick simulations ------------------------------------------------------------------------------
+
+FIRST_HANDS = ["4d 6d 7d Fd Cd Rd 4c 5c 6c 7c", "3d 2d 5d 4s 5s 6s 7s Fs Cs Rs", "Ad"]
+
+
+def playout_card(match: osteria.Match) -> str:
+    deal = match.deal
+    assert deal is not None
+    return deal.action_str(deal.playout_action(NoSlip(0))).split()[0]
+
+
+def test_a_playout_leads_low_from_its_longest_suit_when_no_card_surely_takes_points() -> None:
+    match = match_with("tressette", hands_for(*FIRST_HANDS), dealer=3)
+    assert playout_card(match) == "4d"
+
+
+def test_a_playout_leads_a_card_sure_to_take_points() -> None:
+    match = match_with("tressette", hands_for("4d 5d 6d 7d Fd Cd 3c Rc 4s 5s"), dealer=3)
+    assert playout_card(match) == "3c"  # the re may meet the ace, two or three of coppe
+
+
+def test_a_playout_takes_with_its_weakest_card_sure_to_take() -> None:
+    match = match_with("tressette", hands_for(*FIRST_HANDS), dealer=3)
+    match.play("4d")
+    assert playout_card(match) == "2d"  # the 5 would take, but the ace comes after it
+
+
+def test_a_playout_declares_its_accuso_then_gives_most_to_a_partner_sure_to_take() -> None:
+    match = match_with("tressette", hands_for(*FIRST_HANDS), dealer=3)
+    for action in ("4d", "3d", "Ad"):
+        match.play(action)
+    # Seat 3 holds every bastoni, the napoletana among them; its partner's three takes surely.
+    assert playout_card(match) == "accuso"
+    match.play(match.deal.action_str(match.deal.playout_action(NoSlip(0))))
+    assert playout_card(match) == "Ab"
+
+
+def test_a_playout_sheds_its_least_card_when_the_other_side_takes() -> None:
+    match = match_with("tressette", hands_for(*FIRST_HANDS), dealer=3)
+    for action in ("4d", "5d", "Ad"):
+        match.play(action)
+    match.play(match.deal.action_str(match.deal.playout_action(NoSlip(0))))  # the accuso
+    assert playout_card(match) == "4b"
+
+
+def test_playouts_play_legal_actions_to_the_end_of_the_deal() -> None:
+    for seed in range(20):
+        match = osteria.new_match("tressette", seed=seed)
+        deal = match.deal
+        assert deal is not None
+        rng = random.Random(seed)
+        while deal.to_move is not None:
+            action = deal.playout_action(rng)
+            assert action in deal.legal()
+            deal.apply(action)
+        assert sum(deal.result().delta) >= 11

@@ -43,6 +43,8 @@ from osteria.rules.tressette_family import (
     DEAL_THIRDS,
     FAMILY_CHAINS,
     LAST_TRICK_THIRDS,
+    STRENGTH,
+    STRONGER,
     THIRDS,
     family_trick_play,
     playable,
@@ -54,6 +56,7 @@ from osteria.trickplay import TrickPlay
 # -- the cards -----------------------------------------------------------------------------------
 
 TRICKS = 10
+PLAYOUT_SLIP = 0.2  # the share of a playout's cards played at random
 
 FOUR_OF_DENARI = card("4", "d")
 
@@ -359,6 +362,41 @@ class TressetteDeal(Deal):
             self.to_move = None
         else:
             self.leader = self.to_move = winner
+
+    def playout_action(self, rng: random.Random) -> int:
+        """A playout's action as a sound player plays one at first sight, every hand open:
+        declare each accuso; lead a card that surely takes points, else a low card of the longest
+        suit; follow with the weakest card that surely takes the trick; give the most points to a
+        partner sure to take it; else shed the card worth least. A card in five is random, so
+        that the playouts of one sampled deal differ."""
+        legal = self.legal()
+        if len(legal) == 1 or rng.random() < PLAYOUT_SLIP:
+            return rng.choice(legal)
+        if legal[-1] >= ACCUSO_BASE:
+            return legal[-1]  # an accuso only scores
+        seat = self.to_move
+        assert seat is not None
+        hands, trick = self.hands, self.trick
+        later = 0  # the cards of the seats still to play to this trick
+        for k in range(1, 4 - len(trick)):
+            later |= hands[(seat + k) % 4]
+        if not trick:
+            hand = hands[seat]
+            sure = [c for c in cards_of(hand) if THIRDS[c] and not STRONGER[c] & later]
+            card = (max(sure, key=THIRDS.__getitem__) if sure else
+                    min(cards_of(hand), key=lambda c: (-(hand & SUIT_MASK[c // 13]).bit_count(), THIRDS[c] > 0,
+                                                       STRENGTH[c])))
+            return next(a for a in legal if a % SIGNAL_STRIDE == card)
+        taking = trick_taker(trick)
+        best = trick[taking]
+        partner_sure = (self.leader + taking) % 2 == seat % 2 and not STRONGER[best] & later
+        if partner_sure:
+            return max(legal, key=lambda c: (THIRDS[c], -STRENGTH[c]))
+        if legal[0] // 13 == trick[0] // 13:
+            sure = [c for c in legal if STRENGTH[c] > STRENGTH[best] and not STRONGER[c] & later]
+            if sure:
+                return min(sure, key=STRENGTH.__getitem__)
+        return min(legal, key=lambda c: (THIRDS[c], STRENGTH[c]))
 
     # -- strings ---------------------------------------------------------------------------------
 
