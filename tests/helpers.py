@@ -125,3 +125,17 @@ class NoSlip(random.Random):
 
     def random(self) -> float:
         return 0.99
+
+
+def play_deal(match: Match, bots: Mapping[int, Bot], others: random.Random) -> None:
+    """One deal: the bots at their seats, random play at the rest; every bot action checked legal."""
+    deal = match.deal
+    assert deal is not None
+    while not deal.over:
+        seat = match.decider
+        assert seat is not None
+        obs = match.observation(seat)
+        legal = obs["legal_actions"]
+        action = bots[seat].act(obs, legal) if seat in bots else others.choice(legal)
+        assert action in legal
+        match.play(action)

@@ -18,7 +18,7 @@ from osteria.bots.search import Decision
 from osteria.engine import Match
 from osteria.rules.tressette import TressetteDeal
 
-from helpers import play_random_action
+from helpers import play_deal, play_random_action
 
 
 def heuristic_action(match: Match) -> str:
@@ -125,17 +125,7 @@ def test_a_reading_search_needs_only_the_observation_and_is_reproducible() -> No
 
 
 def test_a_hybrid_reading_the_play_plays_a_calabresella_deal_legally() -> None:
-    match = osteria.new_match("calabresella", seed=5)
     model = HEURISTICS["calabresella"]()
     bot = HybridBot(model, 3, samples=4, read_play=True)
     assert bot.model is model
-    deal = match.deal
-    assert deal is not None
-    while not deal.over:
-        seat = match.decider
-        assert seat is not None
-        obs = match.observation(seat)
-        player = bot if seat == 0 else model
-        action = player.act(obs, obs["legal_actions"])
-        assert action in obs["legal_actions"]
-        match.play(action)
+    play_deal(osteria.new_match("calabresella", seed=5), {0: bot}, random.Random(6))

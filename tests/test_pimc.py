@@ -11,25 +11,10 @@ import osteria
 from osteria.bots import BOTS, make_bot
 from osteria.bots.pimc import PimcBot
 from osteria.bots.solver import Solver
-from osteria.engine import Match
 
-from helpers import play_random_action
+from helpers import play_deal, play_random_action
 
 GAMES = ["tressette", "calabresella", "traversone", "quattrigghiu", "sancagna"]
-
-
-def play_deal(match: Match, bots: dict[int, PimcBot], others: random.Random) -> None:
-    """One deal: the bots at their seats, random play at the rest; every bot action checked legal."""
-    deal = match.deal
-    assert deal is not None
-    while not deal.over:
-        seat = match.decider
-        assert seat is not None
-        obs = match.observation(seat)
-        legal = obs["legal_actions"]
-        action = bots[seat].act(obs, legal) if seat in bots else others.choice(legal)
-        assert action in legal
-        match.play(action)
 
 
 @pytest.mark.parametrize("game", GAMES)
