@@ -29,6 +29,7 @@ from osteria.rules.tressette import FOUR_OF_DENARI
 from osteria.rules.tressette_family import (
     FAMILY_CHAINS,
     LAST_TRICK_THIRDS,
+    PLAYOUT_SLIP,
     STRENGTH,
     THIRDS,
     PlayObservation,
@@ -58,8 +59,6 @@ def card_thirds(asso_bastoni: int) -> list[int]:
 # -- the scores of a deal --------------------------------------------------------------------------
 CAPPOTTO_OTHERS = 11  # what every other player scores when one player takes every point
 ZERO_POINTS = 10  # what a player who took no point scores (zero_punti "dieci")
-# The share of a playout's cards played at random (``TraversoneDeal.playout_action``).
-PLAYOUT_SLIP = 0.2
 
 
 # The cards are the actions.

@@ -43,6 +43,7 @@ from osteria.rules.tressette_family import (
     DEAL_THIRDS,
     FAMILY_CHAINS,
     LAST_TRICK_THIRDS,
+    PLAYOUT_SLIP,
     STRENGTH,
     STRONGER,
     THIRDS,
@@ -56,7 +57,6 @@ from osteria.trickplay import TrickPlay
 # -- the cards -----------------------------------------------------------------------------------
 
 TRICKS = 10
-PLAYOUT_SLIP = 0.2  # the share of a playout's cards played at random
 
 FOUR_OF_DENARI = card("4", "d")
 
@@ -382,10 +382,10 @@ class TressetteDeal(Deal):
             later |= hands[(seat + k) % 4]
         if not trick:
             hand = hands[seat]
-            sure = [c for c in cards_of(hand) if THIRDS[c] and not STRONGER[c] & later]
+            held = cards_of(hand)
+            sure = [c for c in held if THIRDS[c] and not STRONGER[c] & later]
             card = (max(sure, key=THIRDS.__getitem__) if sure else
-                    min(cards_of(hand), key=lambda c: (-(hand & SUIT_MASK[c // 13]).bit_count(), THIRDS[c] > 0,
-                                                       STRENGTH[c])))
+                    min(held, key=lambda c: (-(hand & SUIT_MASK[c // 13]).bit_count(), THIRDS[c] > 0, STRENGTH[c])))
             return next(a for a in legal if a % SIGNAL_STRIDE == card)
         taking = trick_taker(trick)
         best = trick[taking]

@@ -29,6 +29,9 @@ THIRDS = [0] * 52
 for _c in ITALIAN_40.cards:
     THIRDS[_c] = {"A": 3, "2": 1, "3": 1, "F": 1, "C": 1, "R": 1}.get(RANKS[_c % 13], 0)
 LAST_TRICK_THIRDS = 3
+# The share of a playout's cards played at random, so that the playouts of one sampled deal differ
+# (``Deal.playout_action`` of Tressette and Traversone).
+PLAYOUT_SLIP = 0.2
 # Per card, the cards of its suit that beat it.
 STRONGER = [sum(1 << x for x in ITALIAN_40.cards if x // 13 == c // 13 and STRENGTH[x] > STRENGTH[c])
             if (ITALIAN_40.mask >> c) & 1 else 0 for c in range(52)]
