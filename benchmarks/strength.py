@@ -142,6 +142,11 @@ def short_of_floor(line: Line) -> str:
     return f" (fewer than the {line.floor:,} boards asked)" if a is not None and a.n < line.floor else ""
 
 
+def quarter(oracle: Line) -> float | None:
+    """The goal of a line's interval: a quarter of the oracle's lead (None until it is measured)."""
+    return abs(oracle.advantage.mean) / 4 if oracle.advantage else None
+
+
 def cell(line: Line, goal: float | None) -> str:
     if line.advantage is None:
         return "| not measured yet | |"
@@ -194,7 +199,7 @@ def main() -> None:
         floor = FLOOR.get(game, 0)
         strongest = STRONGEST.get(game, "hybrid")
         oracle = measure.measure(Line(game, ("oracle", "heuristic"), floor=floor), None)
-        goal = abs(oracle.advantage.mean) / 4 if oracle.advantage else None
+        goal = quarter(oracle)
         honest = [measure.measure(Line(game, (p, "heuristic"),
                                        floor=max(floor, LADDER_FLOOR) if p == strongest else 0), goal)
                   for p in HONEST if refusal(p, game) is None]
@@ -202,20 +207,41 @@ def main() -> None:
                                        goal) for n in rules.seat_counts]
         ladder = [measure.measure(Line(game, pair, floor=LADDER_FLOOR), goal)
                   for pair in LADDER if pair != ("difficile", "medio")]
+        # At every other seat count, the oracle and the strongest honest player: the share asked
+        # holds at each one.
+        others = []
+        for n in rules.seat_counts:
+            if n != rules.seats:
+                ceiling = measure.measure(Line(game, ("oracle", "heuristic"), seats=n), None)
+                honest_n = measure.measure(Line(game, (strongest, "heuristic"), seats=n), quarter(ceiling))
+                others.append((ceiling, honest_n))
         aim = f"±{goal:.3f}" if goal is not None else "unknown until the oracle is measured"
+        if others:
+            aim += (f" ({rules.seats} seats; the oracle and {strongest} at the other seat counts aim at a quarter "
+                    f"of the oracle's lead there)")
         lines += [f"## {game}", "", f"Advantage in {UNIT.get(game, 'points')} per board; the goal of each "
                   f"interval: {aim}.",
                   "", "| players | seats | boards | advantage (95%) | command |", "| --- | --- | --- | --- | --- |"]
-        for line in [oracle, *honest, *over_random, *ladder]:
-            own = goal if line is not oracle or oracle.advantage is None else abs(oracle.advantage.mean) / 4
+        best = next((line for line in honest if line.players[0] == strongest), None)
+        pairs = sorted([(oracle, best), *others], key=lambda pair: pair[0].seats or rules.seats)
+        # Each line's interval aims at a quarter of the oracle's lead at its own seat count where
+        # the oracle was measured there, else at the game's.
+        rows = [*((line, goal) for line in [oracle, *honest, *over_random, *ladder]),
+                *((line, quarter(ceiling)) for ceiling, honest_best in others for line in (ceiling, honest_best))]
+        for line, own in rows:
             lines.append(f"| {line.players[0]} vs {line.players[1]} | {line.seats or rules.seats} "
                          f"{cell(line, own)} `{line.command()}` |")
         lines.append("")
-        best = next((line for line in honest if line.players[0] == strongest), None)
-        if best and best.advantage and oracle.advantage:
-            share = f"{best.advantage.mean / oracle.advantage.mean:.0%}" if oracle.advantage.mean > 0 else "-"
-            shares.append(f"| {game} | {strongest} | {best.advantage.n} | {best.advantage} | {oracle.advantage} "
-                          f"| {share} |")
+        for ceiling, honest_best in pairs:
+            seats = ceiling.seats or rules.seats
+            if honest_best and honest_best.advantage and ceiling.advantage:
+                a, o = honest_best.advantage, ceiling.advantage
+                share = f"{a.mean / o.mean:.0%}" if o.mean > 0 else "-"
+                shares.append(f"| {game} | {seats} | {strongest} | {a.n} | {a} | {o} | {share} |")
+            else:
+                a = honest_best.advantage if honest_best else None
+                shares.append(f"| {game} | {seats} | {strongest} | {a.n if a else ''} | {a or 'not measured yet'} "
+                              f"| {ceiling.advantage or 'not measured yet'} | |")
         steps = {("difficile", "medio"): best, **{line.players: line for line in ladder}}
         for pair in LADDER:
             step = steps[pair]
@@ -227,8 +253,9 @@ def main() -> None:
         Path(args.out).write_text("\n".join(lines), encoding="utf-8")  # each game as soon as it is done
     lines += ["## The strongest honest player against the rule-based one", "",
               "The strongest honest player of each game is the one the `difficile` and `maestro` levels use.",
-              "", "| game | player | boards | its advantage (95%) | the oracle's | share of the oracle's |",
-              "| --- | --- | --- | --- | --- | --- |", *shares, "",
+              "The share is asked at every seat count a game allows.",
+              "", "| game | seats | player | boards | its advantage (95%) | the oracle's | share of the oracle's |",
+              "| --- | --- | --- | --- | --- | --- | --- |", *shares, "",
               "## The levels", "",
               "Each level against the one below it. `medio` is the rule-based player and `difficile` the",
               "strongest honest player at 0.1 s a move, so their line is that player's against the",
