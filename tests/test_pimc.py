@@ -10,7 +10,10 @@ import pytest
 import osteria
 from osteria.bots import BOTS, make_bot
 from osteria.bots.pimc import PimcBot
+from osteria.bots.sancagna import SancagnaHeuristic
 from osteria.bots.solver import Solver
+from osteria.bots.tressette import TressetteHeuristic
+from osteria.engine import Deal
 
 from helpers import play_deal, play_random_action
 
@@ -80,3 +83,84 @@ def test_pimc_finds_the_play_that_is_best_whatever_the_hidden_cards() -> None:
         found += 1
         action = PimcBot(found, samples=8).act(obs, obs["legal_actions"])
         assert deal.card_of(deal.parse_action(action)) in best_everywhere
+
+
+def lead_after_first_trick(seed: int) -> tuple[osteria.Match, dict]:
+    """A Tressette match at a lead after the first trick (no accusi offered), by random play."""
+    rng = random.Random(seed)
+    match = osteria.new_match("tressette", seed=seed)
+    deal = match.deal
+    assert deal is not None
+    while deal.tricks_done < 2 or deal.trick:  # type: ignore[attr-defined]
+        play_random_action(match, rng)
+    seat = match.decider
+    assert seat is not None
+    return match, match.observation(seat)
+
+
+def test_pimc_values_every_way_of_playing_a_card_alike_and_weighs_the_card_once() -> None:
+    # A lead offers each card bare or with a signal: neither the solver nor a playout tells
+    # them apart, so they share one value, weighed once for the card (here by playouts, 32
+    # cards being in the hands).
+    weighed: list[list[str]] = []
+
+    class Recording(PimcBot):
+        def playout_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float]:
+            weighed.append(list(actions))
+            return super().playout_values(deal, actions, seat)
+
+    _, obs = lead_after_first_trick(4)
+    legal = obs["legal_actions"]
+    values = Recording(1, samples=5).evaluate(obs, legal).values
+    by_card: dict[str, set[float]] = {}
+    for text, value in values.items():
+        by_card.setdefault(text.split()[0], set()).add(value)
+    assert len(by_card) < len(legal)  # signals are offered
+    assert all(len(v) == 1 for v in by_card.values())
+    assert weighed and all(sorted({t.split()[0] for t in w}) == sorted(by_card) and len(w) == len(by_card)
+                           for w in weighed)
+
+
+def test_pimc_given_the_rule_based_player_signals_its_card_as_that_player_would() -> None:
+    # The rule-based player leads with striscio or volo where offered; PIMC given it plays the
+    # card its search chose with that signal, which its partner's sampling then reads. Without
+    # it, the card goes bare.
+    signalled = 0
+    for seed in range(40):
+        _, obs = lead_after_first_trick(seed)
+        legal = obs["legal_actions"]
+        bare = PimcBot(seed, samples=4, playouts=1).act(obs, legal)
+        ruled = PimcBot(seed, samples=4, playouts=1, rule=TressetteHeuristic()).act(obs, legal)
+        assert " " not in bare
+        assert ruled.split()[0] == bare
+        offered = [a for a in legal if a.startswith(bare + " ") and not a.endswith(" busso")]
+        assert ruled == (offered[0] if offered else bare)
+        signalled += bool(offered)
+        if signalled == 3:
+            break
+    assert signalled == 3
+
+
+def test_pimc_given_the_rule_based_player_makes_a_true_cenno() -> None:
+    # A cenno changes no card's value, so it ties with the best card; Sancagna's rule-based
+    # player makes every true cenno, and PIMC given it makes it too.
+    rng = random.Random(8)
+    made = 0
+    for seed in range(30):
+        match = osteria.new_match("sancagna", seed=seed)
+        deal = match.deal
+        assert deal is not None
+        while deal.tricks_done < 1:  # type: ignore[attr-defined]  # 20 cards left: every deal solved
+            play_random_action(match, rng)
+        seat = match.decider
+        assert seat is not None
+        obs = match.observation(seat)
+        legal = obs["legal_actions"]
+        if not any(a.startswith("cenno ") for a in legal):
+            continue
+        choice = PimcBot(seed, samples=4, rule=SancagnaHeuristic()).act(obs, legal)
+        assert choice.startswith("cenno ")
+        made += 1
+        if made == 3:
+            break
+    assert made == 3

@@ -57,7 +57,7 @@ BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
     "random": lambda game, seed: RandomBot(seed),
     "heuristic": _heuristic,
     "ismcts": lambda game, seed: IsmctsBot(seed),
-    "pimc": lambda game, seed: PimcBot(seed),
+    "pimc": lambda game, seed: PimcBot(seed, rule=_heuristic(game, seed)),
     "hybrid": lambda game, seed: HybridBot(_heuristic(game, seed), seed),
     "dmc": _learned,
     **{level: partial(_level, level) for level in LEVELS},

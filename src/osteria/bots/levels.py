@@ -65,7 +65,7 @@ def strongest_bot(game: str, heuristic: Bot, seed: int | str | None, *, time_lim
     ``time_limit`` seconds a move, or weighing exactly ``samples`` sampled deals when given."""
     strongest = STRONGEST.get(game)
     if strongest == "pimc":
-        return PimcBot(seed, time_limit=time_limit, samples=samples)
+        return PimcBot(seed, time_limit=time_limit, samples=samples, rule=heuristic)
     if strongest == "ismcts":
         return IsmctsBot(seed, time_limit=time_limit, iterations=samples)
     return HybridBot(heuristic, seed, time_limit=time_limit, samples=samples)

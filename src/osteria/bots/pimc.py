@@ -7,7 +7,12 @@ where the double-dummy solver finishes within its node budget (the card play nea
 elsewhere, and for decisions before the card play (bidding, discards) or about calling oneself
 out, it is the mean result of playouts (random, unless the game plays them otherwise:
 ``Deal.playout_action``). One decision uses one of the two, never a mix, so its values stay
-comparable. The bot reads nothing but the observation.
+comparable. In the card play an action is valued by the card it plays: a signal with it (or
+none) changes neither the solver's values nor a playout's, so every way of playing one card
+shares one value, and the card is weighed once. Where actions tie, the game's rule-based player,
+given only the tied ones, chooses: the signal it would give with the card, the cenno it would
+make before it; the search cannot value what they tell the partner. The bot reads nothing but
+the observation.
 """
 
 from __future__ import annotations
@@ -29,16 +34,18 @@ class PimcBot(EvaluatingBot):
 
     def __init__(self, seed: int | str | None = None, *, time_limit: float | None = 0.1,
                  samples: int | None = None, max_nodes: int = 5_000, solve_cards: int = 24,
-                 playouts: int = 2, model: Bot | None = None) -> None:
+                 playouts: int = 2, model: Bot | None = None, rule: Bot | None = None) -> None:
         """``samples`` deals per decision (then the time limit is not looked at), else as many
         as ``time_limit`` seconds allow, at least one; the solver is tried where at most
         ``solve_cards`` cards are left in the hands, with ``max_nodes`` per search; elsewhere
         ``playouts`` per action and deal. ``model``, the game's rule-based player, weighs the
-        sampled deals by how well they explain the others' play (``SearchBot``)."""
+        sampled deals by how well they explain the others' play (``SearchBot``); ``rule``, the
+        same player, chooses among the actions that tie (else the first of them)."""
         super().__init__(seed, time_limit=time_limit, samples=samples, model=model)
         self.max_nodes = max_nodes
         self.solve_cards = solve_cards
         self.playouts = playouts
+        self.rule = rule
 
     def evaluate(self, observation: Mapping[str, Any], legal_actions: list[str]) -> Evaluation:
         decision = Decision.of(observation)
@@ -48,21 +55,30 @@ class PimcBot(EvaluatingBot):
         counts = dict.fromkeys(weighed, 0)
         solve = True  # until a deal proves too big for the budget
         done = 0
+        stand_in: dict[str, str] = {}  # each action weighed: the one whose value it shares
         for deal in self.deals(decision):
             actions = {deal.action_str(a): a for a in deal.legal()}
-            chosen = {text: a for text, a in actions.items() if text in wanted}
+            if not stand_in:
+                stand_in = same_play(deal, {text: a for text, a in actions.items() if text in wanted})
+            chosen = {text: actions[text] for text in dict.fromkeys(stand_in.values())}
             values = self.solved_values(deal, chosen, decision.seat) if solve else None
             if values is None:
                 if solve and done:  # earlier deals were solved: start again on one footing
                     totals, counts = dict.fromkeys(weighed, 0.0), dict.fromkeys(weighed, 0)
                 solve = False
                 values = self.playout_values(deal, chosen, decision.seat)
-            for text, v in values.items():
-                totals[text] += decision.sense * v
+            for text, stood in stand_in.items():
+                totals[text] += decision.sense * values[stood]
                 counts[text] += 1
             done += 1
         means = {text: totals[text] / counts[text] for text in weighed if counts[text]}
-        return Evaluation(max(means, key=lambda t: means[t]), means, done)
+        best = max(means.values())
+        tied = [text for text in means if means[text] == best]
+        choice = tied[0]
+        if self.rule is not None and len(tied) > 1:
+            ruled = self.rule.act(observation, tied)
+            choice = ruled if ruled in tied else choice
+        return Evaluation(choice, means, done)
 
     def solved_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float] | None:
         """Every action's exact value in this deal, or None if the solver cannot serve here."""
@@ -110,3 +126,14 @@ class PimcBot(EvaluatingBot):
                 total += rollout.result().delta[seat]
             values[text] = total / self.playouts
         return values
+
+
+def same_play(deal: Deal, actions: Mapping[str, int]) -> dict[str, str]:
+    """Each of ``actions`` (legal in ``deal``: text to action) mapped to the first of them that
+    plays the same card, in the card play; any other action to itself."""
+    first: dict[int, str] = {}
+    stand_in: dict[str, str] = {}
+    for text, action in actions.items():
+        card = deal.card_of(action) if deal.in_card_play else None
+        stand_in[text] = text if card is None else first.setdefault(card, text)
+    return stand_in
