@@ -13,10 +13,11 @@ from osteria.arena import Config
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "strength.py"
 
 
-def keep(folder: Path, name: str, players: tuple[str, str], margins: list[float], cut: bool = False) -> None:
+def keep(folder: Path, name: str, players: tuple[str, str], margins: list[float], cut: bool = False,
+         game: str = "sancagna", seats: int | None = None) -> None:
     """A results file as the arena writes it: its run's key, then a board a line (the first
     player's score ahead of the second's by each margin)."""
-    rows = [json.dumps(Config("sancagna", players, len(margins), seed=2026).key())]
+    rows = [json.dumps(Config(game, players, len(margins), seed=2026, seats=seats).key())]
     rows += [json.dumps({"board": b, "scores": [m, 0.0], "deals": [], "faults": {}, "moves": {}})
              for b, m in enumerate(margins)]
     if cut:
@@ -40,13 +41,36 @@ def test_the_page_is_written_from_the_kept_boards_with_each_lines_goal(tmp_path:
     # short of the boards a line of the ladder plays.
     assert ("| hybrid vs heuristic | 4 | 20 | +0.062 ± 0.178 (interval above its goal) "
             "(fewer than the 800 boards asked) |") in text
-    assert "| sancagna | hybrid | 20 | +0.062 ± 0.178 | +0.500 ± 0.098 | 12% |" in text
+    assert "| sancagna | 4 | hybrid | 20 | +0.062 ± 0.178 | +0.500 ± 0.098 | 12% |" in text
     assert "| medio vs facile | 4 | 200 | +0.125 ± 0.017 (fewer than the 800 boards asked) |" in text
     assert "| sancagna | medio vs facile | 200 | +0.125 ± 0.017 | ahead (fewer than the 800 boards asked) |" in text
     assert ("| sancagna | difficile vs medio | 20 | +0.062 ± 0.178 | not clearly ahead "
             "(fewer than the 800 boards asked) |") in text
     assert "| sancagna | maestro vs difficile |  |  | not measured yet |" in text
     assert "| pimc vs heuristic | 4 | not measured yet |" in text
+
+
+def test_the_share_is_written_at_every_seat_count(tmp_path: Path) -> None:
+    # Traversone plays at three to six: the oracle and ISMCTS measured at three have their own
+    # row, with the goal a quarter of the oracle's lead there; the counts not measured say so.
+    keep(tmp_path, "traversone-oracle-heuristic", ("oracle", "heuristic"), [-2.0, 0.0] * 50, game="traversone")
+    keep(tmp_path, "traversone-ismcts-heuristic", ("ismcts", "heuristic"), [-1.0, 0.0] * 400, game="traversone")
+    keep(tmp_path, "traversone-3-oracle-heuristic", ("oracle", "heuristic"), [-4.0, 0.0] * 50, game="traversone",
+         seats=3)
+    keep(tmp_path, "traversone-3-ismcts-heuristic", ("ismcts", "heuristic"), [-1.0, 0.0] * 50, game="traversone",
+         seats=3)
+    page = tmp_path / "page.md"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--games", "traversone", "--held-only",
+                           "--results", str(tmp_path), "--out", str(page)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    text = page.read_text(encoding="utf-8")
+    assert "| oracle vs heuristic | 3 | 100 | +2.000 ± 0.394 |" in text
+    assert "| ismcts vs heuristic | 3 | 100 | +0.500 ± 0.098 |" in text  # within 0.5, its goal at three
+    assert "| traversone | 3 | ismcts | 100 | +0.500 ± 0.098 | +2.000 ± 0.394 | 25% |" in text
+    assert "| traversone | 4 | ismcts | 800 | +0.500 ± 0.035 | +1.000 ± 0.197 | 50% |" in text
+    assert "| traversone | 5 | ismcts |  | not measured yet | not measured yet | |" in text
+    assert "| ismcts vs heuristic | 6 | not measured yet |" in text
+    assert text.index("| traversone | 3 |") < text.index("| traversone | 4 |")
 
 
 def test_a_bad_game_is_refused_with_a_message(tmp_path: Path) -> None:
