@@ -25,15 +25,20 @@ def keep(folder: Path, name: str, players: tuple[str, str], margins: list[float]
     (folder / f"{name}.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
 
 
+def written_page(folder: Path, game: str) -> str:
+    """The page the script writes for ``game`` from the boards kept in ``folder`` alone."""
+    page = folder / "page.md"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--games", game, "--held-only",
+                           "--results", str(folder), "--out", str(page)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return page.read_text(encoding="utf-8")
+
+
 def test_the_page_is_written_from_the_kept_boards_with_each_lines_goal(tmp_path: Path) -> None:
     keep(tmp_path, "sancagna-oracle-heuristic", ("oracle", "heuristic"), [1.0, 0.0] * 50)
     keep(tmp_path, "sancagna-hybrid-heuristic", ("hybrid", "heuristic"), [0.5, -0.5, 0.25, 0.0] * 5, cut=True)
     keep(tmp_path, "sancagna-medio-facile", ("medio", "facile"), [0.25, 0.0] * 100)
-    page = tmp_path / "page.md"
-    done = subprocess.run([sys.executable, str(SCRIPT), "--games", "sancagna", "--held-only",
-                           "--results", str(tmp_path), "--out", str(page)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    text = page.read_text(encoding="utf-8")
+    text = written_page(tmp_path, "sancagna")
     # The oracle leads by 0.5 a board: each line's interval must come within a quarter of that.
     assert "the goal of each interval: ±0.125" in text
     assert "| oracle vs heuristic | 4 | 100 | +0.500 ± 0.098 |" in text
@@ -59,11 +64,7 @@ def test_the_share_is_written_at_every_seat_count(tmp_path: Path) -> None:
          seats=3)
     keep(tmp_path, "traversone-3-ismcts-heuristic", ("ismcts", "heuristic"), [-1.0, 0.0] * 50, game="traversone",
          seats=3)
-    page = tmp_path / "page.md"
-    done = subprocess.run([sys.executable, str(SCRIPT), "--games", "traversone", "--held-only",
-                           "--results", str(tmp_path), "--out", str(page)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    text = page.read_text(encoding="utf-8")
+    text = written_page(tmp_path, "traversone")
     assert "| oracle vs heuristic | 3 | 100 | +2.000 ± 0.394 |" in text
     assert "| ismcts vs heuristic | 3 | 100 | +0.500 ± 0.098 |" in text  # within 0.5, its goal at three
     assert "| traversone | 3 | ismcts | 100 | +0.500 ± 0.098 | +2.000 ± 0.394 | 25% |" in text
