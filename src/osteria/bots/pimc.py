@@ -9,10 +9,10 @@ out, it is the mean result of playouts (random, unless the game plays them other
 ``Deal.playout_action``). One decision uses one of the two, never a mix, so its values stay
 comparable. In the card play an action is valued by the card it plays: a signal with it (or
 none) changes neither the solver's values nor a playout's, so every way of playing one card
-shares one value, and the card is weighed once. Where actions tie, the game's rule-based player,
-given only the tied ones, chooses: the signal it would give with the card, the cenno it would
-make before it; the search cannot value what they tell the partner. The bot reads nothing but
-the observation.
+shares one value, and the card is weighed once. Where actions tie, the game's rule-based player
+chooses among them where its choice is one of them, else it chooses among the ways of playing
+the first: the cenno it would make before the card, the signal it would give with it; the
+search cannot value what they tell the partner. The bot reads nothing but the observation.
 """
 
 from __future__ import annotations
@@ -76,7 +76,12 @@ class PimcBot(EvaluatingBot):
         tied = [text for text in means if means[text] == best]
         choice = tied[0]
         if self.rule is not None and len(tied) > 1:
-            ruled = self.rule.act(observation, tied)
+            # Asked as it is always asked, with every legal action; where it would play another
+            # card, it is asked only how it plays this one, among all the ways of playing it.
+            ruled = self.rule.act(observation, legal_actions)
+            ways = [text for text in tied if stand_in[text] == stand_in[choice]]
+            if ruled not in tied and len(ways) > 1:
+                ruled = self.rule.act(observation, ways)
             choice = ruled if ruled in tied else choice
         return Evaluation(choice, means, done)
 
