@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
 import osteria
-from osteria.bots import BOTS, HEURISTICS, make_bot
+from osteria.bots import BOTS, HEURISTICS, Bot, make_bot
 from osteria.bots.pimc import PimcBot
 from osteria.bots.sancagna import SancagnaHeuristic
 from osteria.bots.solver import Solver
@@ -178,24 +180,26 @@ def test_pimc_given_the_rule_based_player_plays_legally_where_bids_tie(game: str
 
 @pytest.mark.parametrize("game", ["tressette", "calabresella"])
 def test_the_rule_based_player_chooses_among_the_ways_of_playing_one_card(game: str) -> None:
-    # What PIMC asks of it where its card is not the one the rule-based player would play.
+    # What PIMC asks of it where its card is not the one the rule-based player would play: at
+    # each turn of random deals, how it plays a card drawn from the legal ones, given its ways.
     rng = random.Random(6)
+    rule = HEURISTICS[game]()
     asked = 0
+
+    class AskingTheWays(Bot):
+        def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
+            nonlocal asked
+            deal = match.deal
+            assert deal is not None
+            if deal.in_card_play:
+                card = deal.card_of(deal.parse_action(rng.choice(legal_actions)))
+                ways = [a for a in legal_actions if card is not None and deal.card_of(deal.parse_action(a)) == card]
+                if len(ways) > 1:
+                    assert rule.act(observation, ways) in ways
+                    asked += 1
+            return rng.choice(legal_actions)
+
     for seed in range(20):
         match = osteria.new_match(game, seed=seed)
-        rule = HEURISTICS[game]()
-        deal = match.deal
-        assert deal is not None
-        while not deal.over:
-            seat = match.decider
-            assert seat is not None
-            obs = match.observation(seat)
-            legal = obs["legal_actions"]
-            if deal.in_card_play:
-                card = deal.card_of(deal.parse_action(rng.choice(legal)))
-                ways = [a for a in legal if card is not None and deal.card_of(deal.parse_action(a)) == card]
-                if len(ways) > 1:
-                    assert rule.act(obs, ways) in ways
-                    asked += 1
-            match.play(rng.choice(legal))
+        play_deal(match, {seat: AskingTheWays() for seat in range(match.game.seats)}, rng)
     assert asked > 50
