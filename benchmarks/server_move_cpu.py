@@ -6,7 +6,8 @@
 plays whole matches at tables of ``--game`` whose four seats are people (each seat one client, as
 a page is, with the lines of one language), every move a random legal action sent as a page
 sends it, through :meth:`Table.play`: the engine's move, the store's write (SQLite in a fresh
-folder, as ``osteria serve`` keeps it), and the messages every client is sent. It reports the
+folder, as ``osteria serve`` keeps it), and the messages every client is sent, with the garbage
+collector set as ``osteria serve`` sets it (its collections are part of a move's cost). It reports the
 processor time per move (``time.process_time``) of each run and their median; no socket, no
 simulated player's work, so the figure is the server's own work per move, which
 ``server_load.py`` measures from outside (with the sockets' work besides). With ``--tables N``
@@ -27,6 +28,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from osteria.server.app import tune_collector
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import Store
 from osteria.server.tables import Client, Settings, Table
@@ -103,6 +105,7 @@ def main() -> int:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as data:
         store = Store.open(data)
+        tune_collector()  # as `osteria serve` runs it
         try:
             results = [asyncio.run(one_run(store, args.game, args.moves, args.spectators, rng, args.tables,
                                          not args.whole))

@@ -8,6 +8,7 @@ the client that sent it hears of it.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import sys
@@ -1030,7 +1031,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path = "osteria
           allowed_origins: Iterable[str] = ()) -> None:
     """Run the server until interrupted; StoreError for a database that cannot be opened, OSError
     when it cannot listen at ``host:port``."""
-    import gc
     import socket
 
     import uvicorn
@@ -1046,10 +1046,15 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path = "osteria
     config = uvicorn.Config(create_app(data, database, settings, openapi, allowed_origins),
                             ws_max_size=4 * MAX_MESSAGE_BYTES, log_level="warning")
     print(f"osteria: http://{host}:{port}", file=sys.stderr)
+    tune_collector()
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def tune_collector() -> None:
+    """Set the garbage collector as a serving process runs it, once start-up is done."""
     # Under load the collector's full passes over every object stalled the event loop, and so
     # every table, for 100 to 400 ms: what start-up made (the modules, above all) is frozen out
     # of them, and collections come less often.
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
-    uvicorn.Server(config).run(sockets=[listener])
