@@ -181,6 +181,30 @@ def _nth_bit_walked(bits: int, k: int) -> int:
 nth_bit = _nth_bit_deposited if _fast_deposit() else _nth_bit_walked
 
 
+# A generator of random numbers per row of a uint64 array (splitmix64), for the compiled
+# playouts of a search and of the batched engine.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+
+
+@_helper
+def next_random(rng: Any, i: int) -> Any:
+    """The next 64 bits of generator ``i`` (``rng[i]``, its state)."""
+    z = rng[i] + _GOLDEN
+    rng[i] = z
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@_helper
+def random_below(rng: Any, i: int, n: int) -> int:
+    """A uniform integer from 0 to ``n`` - 1 from generator ``i``."""
+    return np.int64(((next_random(rng, i) >> _S32) * np.uint64(n)) >> _S32)  # type: ignore[return-value]
+
+
 @_helper
 def _pattern(cards: int, s: int, chains: Any) -> int:
     """The cards of suit ``s`` among ``cards`` as bits by their place in the suit's chain (bit 0:

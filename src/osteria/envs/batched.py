@@ -37,6 +37,7 @@ from osteria.bots.solver_kernel import compiled
 from osteria.bots.solver_kernel import count_bits as _count
 from osteria.bots.solver_kernel import lowest_bit as _lowest
 from osteria.bots.solver_kernel import nth_bit as _nth_card
+from osteria.bots.solver_kernel import random_below as _below
 from osteria.cards import CARD_STRINGS, SUITS
 from osteria.engine import JSON, RulesError
 from osteria.rules import GAMES, batched_games
@@ -123,32 +124,11 @@ G_ORDER = G_STAKES + 12  # per suit, its cards strongest first (in the first var
 G_SIZE = G_ORDER + 4 * SUIT_SIZE
 
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
-
 # Compiled without numba's reference counting, as the solver's kernel is (see there): the
 # arrays are the caller's and the compiled code makes none, so counting would only add atomic
 # updates at every row it views and every call it passes an array to, a quarter of a step.
 _jit = compiled()
 _inline = compiled("always")
-
-
-@_inline
-def _next_random(rng: Any, i: int) -> Any:
-    """The next 64 bits of deal ``i``'s generator (splitmix64)."""
-    z = rng[i] + _GOLDEN
-    rng[i] = z
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@_inline
-def _below(rng: Any, i: int, n: int) -> int:
-    """A uniform integer from 0 to ``n`` - 1 from deal ``i``'s generator."""
-    return np.int64(((_next_random(rng, i) >> _S32) * np.uint64(n)) >> _S32)  # type: ignore[return-value]
 
 
 @_inline
