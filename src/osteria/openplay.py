@@ -79,3 +79,8 @@ class OpenPlay:
     # The trick play in the compiled kernel's terms, where the kernel searches it; None: the
     # pure search alone (``follow`` and ``taker`` must say the same as this).
     suit_play: SuitPlay | None = None
+    # Where the deal's playouts (``Deal.playout_action``) play the rest of the deal as this trick
+    # play of four seats (no trumps: the strongest card of the suit led takes), each seat as the
+    # careful player of ``osteria.bots.playout_kernel`` but for this share of its cards, played at
+    # random, the kernel may play them instead; None where they play otherwise.
+    playout_slip: float | None = None

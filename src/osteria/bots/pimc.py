@@ -6,7 +6,8 @@ those open-handed deals, and plays the action with the best mean. A deal's value
 where the double-dummy solver finishes within its node budget (the card play near the end);
 elsewhere, and for decisions before the card play (bidding, discards) or about calling oneself
 out, it is the mean result of playouts (random, unless the game plays them otherwise:
-``Deal.playout_action``). One decision uses one of the two, never a mix, so its values stay
+``Deal.playout_action``; compiled where the game's open play says they are the careful
+player's card play, ``osteria.bots.playout_kernel``). One decision uses one of the two, never a mix, so its values stay
 comparable. In the card play an action is valued by the card it plays: a signal with it (or
 none) changes neither the solver's values nor a playout's, so every way of playing one card
 shares one value, and the card is weighed once. Where actions tie, the game's rule-based player
@@ -17,7 +18,9 @@ search cannot value what they tell the partner. The bot reads nothing but the ob
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 from osteria.bots.base import Bot, Evaluation
@@ -118,7 +121,10 @@ class PimcBot(EvaluatingBot):
 
     def playout_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float]:
         """Every action's mean result over playouts of this deal (``Deal.playout_action``: random
-        unless the game plays them otherwise)."""
+        unless the game plays them otherwise), compiled where they can be."""
+        compiled = self.compiled_playout_values(deal, actions, seat)
+        if compiled is not None:
+            return compiled
         rng = self.rng
         values: dict[str, float] = {}
         for text, a in actions.items():
@@ -131,6 +137,42 @@ class PimcBot(EvaluatingBot):
                 total += rollout.result().delta[seat]
             values[text] = total / self.playouts
         return values
+
+
+    def compiled_playout_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float] | None:
+        """What ``playout_values`` gives, from playouts that the compiled kernel plays where the deal's
+        playouts are the careful player's card play (``OpenPlay.playout_slip``); None elsewhere."""
+        kernel = playout_kernel()
+        if kernel is None or not deal.in_card_play or deal.over:
+            return None
+        try:
+            play = deal.open_play(seat)
+        except ValueError:
+            return None
+        cards = [deal.card_of(a) for a in actions.values()]
+        if play.playout_slip is None or None in cards:
+            return None
+        gains = kernel.careful_gains(play, cards, self.playouts, self.rng.getrandbits(63), play.playout_slip)
+        finished: dict[int, int] = {}
+        values: dict[str, float] = {}
+        for text, row in zip(actions, gains.tolist(), strict=True):
+            total = 0
+            for gained in row:
+                if gained not in finished:
+                    finished[gained] = play.finish(gained)
+                total += finished[gained]
+            values[text] = total / self.playouts
+        return values
+
+
+@functools.cache
+def playout_kernel() -> ModuleType | None:
+    """The compiled playouts (``osteria.bots.playout_kernel``), or None without numba."""
+    try:
+        from osteria.bots import playout_kernel as kernel
+    except ImportError:
+        return None
+    return kernel
 
 
 def same_play(deal: Deal, actions: Mapping[str, int]) -> dict[str, str]:

@@ -506,7 +506,9 @@ class TressetteDeal(Deal):
         return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader,
                         team=[side_of(s) == side for s in range(4)], values=THIRDS, chains=FAMILY_CHAINS,
                         follow=playable, taker=trick_taker, finish=finish, last_bonus=LAST_TRICK_THIRDS,
-                        cashes=True, suit_play=SuitPlay())
+                        cashes=True, suit_play=SuitPlay(),
+                        # After the first trick no accuso may come: what is left is the card play.
+                        playout_slip=PLAYOUT_SLIP if self.tricks_done else None)
 
 
 def deal_result(thirds: Sequence[int], accusi: Sequence[int]) -> DealResult:
