@@ -7,7 +7,7 @@
 | difficile | the game's strongest honest player with 0.1 s a move |
 | maestro | the same with 1 s a move |
 
-The strongest honest player measured (docs/strength.md) is PIMC in Tressette (+2.8 points a
+The strongest honest player measured (docs/strength.md) is PIMC in Tressette (+3.0 points a
 deal over the rule-based player in 1,000 duplicate boards, where the hybrid gains +0.8), ISMCTS
 in Traversone (+0.89 ± 0.12 points a deal over 800 boards, where the hybrid gains nothing
 against today's rule-based player), and elsewhere the hybrid: the rule-based player, overruled
