@@ -7,8 +7,8 @@ where the double-dummy solver finishes within its node budget (the card play nea
 elsewhere, and for decisions before the card play (bidding, discards) or about calling oneself
 out, it is the mean result of playouts (random, unless the game plays them otherwise:
 ``Deal.playout_action``; compiled where the game's open play says they are the careful
-player's card play, ``osteria.bots.playout_kernel``). One decision uses one of the two, never a mix, so its values stay
-comparable. In the card play an action is valued by the card it plays: a signal with it (or
+player's card play, ``osteria.bots.playout_kernel``). One decision uses one of the two, never
+a mix, so its values stay comparable. In the card play an action is valued by the card it plays: a signal with it (or
 none) changes neither the solver's values nor a playout's, so every way of playing one card
 shares one value, and the card is weighed once. Where actions tie, the game's rule-based player
 chooses among them where its choice is one of them, else it chooses among the ways of playing
@@ -137,7 +137,6 @@ class PimcBot(EvaluatingBot):
                 total += rollout.result().delta[seat]
             values[text] = total / self.playouts
         return values
-
 
     def compiled_playout_values(self, deal: Deal, actions: dict[str, int], seat: int) -> dict[str, float] | None:
         """What ``playout_values`` gives, from playouts that the compiled kernel plays where the deal's
