@@ -82,5 +82,6 @@ class OpenPlay:
     # Where the deal's playouts (``Deal.playout_action``) play the rest of the deal as this trick
     # play of four seats (no trumps: the strongest card of the suit led takes), each seat as the
     # careful player of ``osteria.bots.playout_kernel`` but for this share of its cards, played at
-    # random, the kernel may play them instead; None where they play otherwise.
+    # random, the kernel may play them instead (what else they do, as declaring an accuso still
+    # to come, ``finish`` counts); None where they play otherwise.
     playout_slip: float | None = None

@@ -496,6 +496,13 @@ class TressetteDeal(Deal):
         # The solver counts thirds; the result is a monotone step of them, taken at the end.
         side = side_of(seat)
         taken, accusi = self.thirds[side], self.accusi_points()
+        if not self.tricks_done:
+            # Whoever still plays to the first trick after the seat to move declares first what
+            # it holds; the seat to move plays a card, and so has declared all it will.
+            for later in range(len(self.trick) + 1, 4):
+                s = (self.leader + later) % 4
+                declared = {i for d, i in self.accusi if d == s}
+                accusi[side_of(s)] += sum(ACCUSI[i].points for i in accusi_in(self.hands[s]) if i not in declared)
 
         def finish(gained: int) -> int:
             thirds = [0, 0]
@@ -506,9 +513,7 @@ class TressetteDeal(Deal):
         return OpenPlay(hands=self.hands, trick=self.trick, leader=self.leader,
                         team=[side_of(s) == side for s in range(4)], values=THIRDS, chains=FAMILY_CHAINS,
                         follow=playable, taker=trick_taker, finish=finish, last_bonus=LAST_TRICK_THIRDS,
-                        cashes=True, suit_play=SuitPlay(),
-                        # After the first trick no accuso may come: what is left is the card play.
-                        playout_slip=PLAYOUT_SLIP if self.tricks_done else None)
+                        cashes=True, suit_play=SuitPlay(), playout_slip=PLAYOUT_SLIP)
 
 
 def deal_result(thirds: Sequence[int], accusi: Sequence[int]) -> DealResult:
