@@ -25,7 +25,11 @@ def test_every_level_is_a_bot_of_every_game() -> None:
             elif level in ("difficile", "maestro"):
                 assert isinstance(bot, HybridBot)
                 assert isinstance(bot.heuristic, HEURISTICS[game])
-    assert make_bot("maestro", game="tressette").time_limit > make_bot("difficile", game="tressette").time_limit  # type: ignore[attr-defined]
+    maestro, difficile = make_bot("maestro", game="tressette"), make_bot("difficile", game="tressette")
+    assert isinstance(maestro, PimcBot) and isinstance(difficile, PimcBot)
+    assert maestro.time_limit and difficile.time_limit and maestro.time_limit > difficile.time_limit
+    # Maestro's longer thought pays for reading the others' play, which difficile cannot afford.
+    assert isinstance(maestro.model, HEURISTICS["tressette"]) and difficile.model is None
 
 
 def test_the_easy_and_middle_levels_finish_matches_of_every_game() -> None:

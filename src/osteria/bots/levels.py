@@ -5,7 +5,7 @@
 | facile | the game's rule-based player, who plays a random legal action one move in three |
 | medio | the game's rule-based player |
 | difficile | the game's strongest honest player with 0.1 s a move |
-| maestro | the same with 1 s a move |
+| maestro | the same with 1 s a move, reading the others' play where it is PIMC |
 
 The strongest honest player measured (docs/strength.md) is PIMC in Tressette (+3.0 points a
 deal over the rule-based player in 1,000 duplicate boards, where the hybrid gains +0.8), ISMCTS
@@ -46,6 +46,11 @@ SEARCH: dict[str, type[IsmctsBot] | type[PimcBot]] = {"tressette": PimcBot}
 # The strongest honest player of each game, by name, where it is not the hybrid (docs/strength.md).
 STRONGEST = {"tressette": "pimc", "traversone": "ismcts"}
 THINKING = {"difficile": 0.1, "maestro": 1.0}  # seconds a move
+# Maestro's longer thought also pays for reading the others' play by the rule-based player
+# (``SearchBot``'s model), where the strongest player is PIMC: some 0.3 to 1 ms a sampled deal,
+# which at 0.1 s ate what it gained (docs/ai.md), while in 1 s PIMC still searches some 300 to
+# 900 deals a move.
+READING = {"maestro"}
 
 
 def level_bot(level: str, game: str, heuristic: Bot, seed: int | str | None) -> Bot:
@@ -55,17 +60,19 @@ def level_bot(level: str, game: str, heuristic: Bot, seed: int | str | None) -> 
     if level == "medio":
         return heuristic
     if level in THINKING:
-        return strongest_bot(game, heuristic, seed, time_limit=THINKING[level])
+        return strongest_bot(game, heuristic, seed, time_limit=THINKING[level], read_play=level in READING)
     raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
 
 
 def strongest_bot(game: str, heuristic: Bot, seed: int | str | None, *, time_limit: float,
-                  samples: int | None = None) -> PimcBot | IsmctsBot | HybridBot:
+                  samples: int | None = None, read_play: bool = False) -> PimcBot | IsmctsBot | HybridBot:
     """The game's strongest honest player (the difficile and maestro levels), thinking
-    ``time_limit`` seconds a move, or weighing exactly ``samples`` sampled deals when given."""
+    ``time_limit`` seconds a move, or weighing exactly ``samples`` sampled deals when given;
+    with ``read_play``, PIMC weighs its sampled deals by how well they explain the others' play."""
     strongest = STRONGEST.get(game)
     if strongest == "pimc":
-        return PimcBot(seed, time_limit=time_limit, samples=samples, rule=heuristic)
+        return PimcBot(seed, time_limit=time_limit, samples=samples, rule=heuristic,
+                       model=heuristic if read_play else None)
     if strongest == "ismcts":
         return IsmctsBot(seed, time_limit=time_limit, iterations=samples)
     return HybridBot(heuristic, seed, time_limit=time_limit, samples=samples)
