@@ -271,11 +271,16 @@ class TressetteDeal(Deal):
         # Following: the suit led while the hand holds it, else any card.
         actions = (list(suit_cards(hand, trick[0] // 13)) or cards_of(hand)) if trick else self._leads(hand)
         if self.tricks_done == 0:
-            held = accusi_in(hand)
-            if held:
-                declared = {i for s, i in self.accusi if s == seat}
-                actions += [ACCUSO_BASE + i for i in held if i not in declared]
+            actions += [ACCUSO_BASE + i for i in self._accusi_to_declare(seat)]
         return actions
+
+    def _accusi_to_declare(self, seat: int) -> list[int]:
+        """The accusi (their indexes) the seat's hand holds and it has not declared yet."""
+        held = accusi_in(self.hands[seat])
+        if not held:
+            return []
+        declared = {i for s, i in self.accusi if s == seat}
+        return [i for i in held if i not in declared]
 
     def _leads(self, hand: int) -> list[int]:
         segni = self.segni
@@ -501,8 +506,7 @@ class TressetteDeal(Deal):
             # it holds; the seat to move plays a card, and so has declared all it will.
             for later in range(len(self.trick) + 1, 4):
                 s = (self.leader + later) % 4
-                declared = {i for d, i in self.accusi if d == s}
-                accusi[side_of(s)] += sum(ACCUSI[i].points for i in accusi_in(self.hands[s]) if i not in declared)
+                accusi[side_of(s)] += sum(ACCUSI[i].points for i in self._accusi_to_declare(s))
 
         def finish(gained: int) -> int:
             thirds = [0, 0]
