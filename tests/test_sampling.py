@@ -139,6 +139,22 @@ def test_the_sampler_is_reproducible_and_gets_nothing_but_the_observation() -> N
     assert one.hands == two.hands  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(("game", "options"), VARIANTS)
+def test_a_prepared_sampler_draws_the_deals_sample_deal_draws(game: str, options: dict[str, Any]) -> None:
+    # A search reads the observation once and draws from it many times (Game.deal_sampler): each
+    # draw is the deal sample_deal gives from the same generator.
+    for match, seat in positions(game, options, 21, 12):
+        if match.deal is None or match.deal.over:
+            continue
+        obs = match.observation(seat)
+        sample = match.game.deal_sampler(obs)
+        drawn, asked = random.Random(seat), random.Random(seat)
+        for _ in range(3):
+            one, two = sample(drawn), match.game.sample_deal(obs, asked)
+            assert (one.hands, one.history) == (two.hands, two.history)
+        assert drawn.getstate() == asked.getstate()
+
+
 # -- uniformity -------------------------------------------------------------------------------------
 
 def _chi_square_ok(counts: Counter[Any], support: list[Any], draws: int) -> bool:

@@ -411,6 +411,12 @@ class Game(ABC):
         may explore without having peeked."""
         raise NotImplementedError(f"{self.name} cannot sample hidden hands")
 
+    def deal_sampler(self, observation: Mapping[str, JSON]) -> Callable[[random.Random], Deal]:
+        """``sample_deal`` of one observation, to be drawn many times over (a search's samples): a
+        game that reads what the observation tells of the hidden cards once for all its draws
+        returns a sampler that does."""
+        return lambda rng: self.sample_deal(observation, rng)
+
     def next_dealer(self, deal: Deal) -> int:
         """Who deals after ``deal``: by default the next seat."""
         return (deal.dealer + 1) % self.seats

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import time
 from abc import abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -43,6 +43,12 @@ class Decision:
     def match_keys(self) -> dict[str, Any]:
         """What the observation says of the match rather than the deal: the same at every seat."""
         return {key: self.observation[key] for key in _MATCH_KEYS if key in self.observation}
+
+    @cached_property
+    def sample(self) -> Callable[[random.Random], Deal]:
+        """A deal sampled from the observation (``Game.deal_sampler``): what the observation
+        tells of the hidden cards read once for the decision's every sample."""
+        return self.rules.deal_sampler(self.observation)
 
     def seen_in(self, deal: Deal) -> tuple[dict[str, Any], list[str]]:
         """What the seat that decides now in ``deal``, a deal sampled for this decision, would be
@@ -91,7 +97,7 @@ class SearchBot(Bot):
     def drawn(self, decision: Decision) -> Deal:
         """A deal for the search: sampled from the observation, or, with a model of the others'
         play, the one of ``BATCH`` sampled deals that their weights pick."""
-        deal = decision.rules.sample_deal(decision.observation, self.rng)
+        deal = decision.sample(self.rng)
         if self.model is None:
             return deal
         first = weight(decision, deal, self.model)
@@ -100,7 +106,7 @@ class SearchBot(Bot):
         batch, weights = [deal], [first]
         for _ in range(BATCH - 1):
             try:
-                deal = decision.rules.sample_deal(decision.observation, self.rng)
+                deal = decision.sample(self.rng)
             except Unsatisfiable:
                 break  # the sampler's tries ran out: choose among those drawn
             found = weight(decision, deal, self.model)

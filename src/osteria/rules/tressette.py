@@ -7,8 +7,8 @@ signals, the play of a deal, its scoring and the end of the match.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import TypedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypedDict, cast
 
 from osteria.cards import (
     CARD_STRINGS,
@@ -584,6 +584,41 @@ def _check_morto(value: JSON) -> str | None:
     return None
 
 
+class _SeenCards:
+    """What an observation tells of the cards its seat cannot see, read once for every deal
+    sampled from it: the unseen cards' constraints, the hands seen, the cards each seat has
+    played, and the history as actions."""
+
+    def __init__(self, obs: Mapping[str, JSON]) -> None:
+        history = cast(list[tuple[int, str]], obs["history"])
+        plays = plays_of(history, 4)
+        self.after = after = played_from(plays, 4)
+        hands_seen = cast(list[list[str] | None], obs["hands"])
+        self.known = known = [None if hand is None else mask_of(CARD_OF[c] for c in hand) for hand in hands_seen]
+        seen = mask_of(p.card for p in plays) | sum(k for k in known if k is not None)
+        self.unseen = unseen = Unseen(ITALIAN_40.mask & ~seen)
+        sizes = cast(list[int], obs["hand_sizes"])
+        self.holder = holder = {s: unseen.holder(sizes[s]) for s in range(4) if known[s] is None}
+        for s, text in history:
+            if s in holder and text.startswith("accuso"):
+                # Accusi come before a seat's first card: it held then its hand and all it played.
+                accuso_knowledge(unseen, holder[s], text, after[s][0])
+        if obs["deal_index"] == 0 and history and history[0][0] in holder:
+            unseen.require(holder[history[0][0]], 1 << FOUR_OF_DENARI)  # the match's first leader held it
+        for k, p in enumerate(plays):
+            h = holder.get(p.seat)
+            if h is None:
+                continue
+            led = p.led // 13
+            if p.card // 13 != led:
+                unseen.forbid(h, SUIT_MASK[led])  # not following shows a void
+            elif p.word:
+                signal_knowledge(unseen, h, p, after[p.seat][k + 1])
+        # Each action with its number, but a three of a kind whose faliante was not shown: its rank.
+        self.actions: list[tuple[int, int | None, str]] = [
+            (s, None, text[-1]) if text.startswith("accuso tris ") else (s, ACTION_OF[text], "") for s, text in history]
+
+
 class Tressette(Game):
     name = "tressette"
     partnership = True
@@ -639,42 +674,24 @@ class Tressette(Game):
         return TressetteDeal(self, dealer, hands, first_of_match=index == 0)
 
     def sample_deal(self, observation: Mapping[str, JSON], rng: random.Random) -> TressetteDeal:
-        return first_showing(lambda: self._sample(observation, rng), observation)
+        return self.deal_sampler(observation)(rng)
 
-    def _sample(self, obs: Mapping[str, JSON], rng: random.Random) -> TressetteDeal:
-        history = obs["history"]
-        plays = plays_of(history, 4)
-        after = played_from(plays, 4)
-        known = [None if hand is None else mask_of(CARD_OF[c] for c in hand) for hand in obs["hands"]]
-        seen = mask_of(p.card for p in plays) | sum(k for k in known if k is not None)
-        unseen = Unseen(ITALIAN_40.mask & ~seen)
-        holder = {s: unseen.holder(obs["hand_sizes"][s]) for s in range(4) if known[s] is None}
-        for s, text in history:
-            if s in holder and text.startswith("accuso"):
-                # Accusi come before a seat's first card: it held then its hand and all it played.
-                accuso_knowledge(unseen, holder[s], text, after[s][0])
-        if obs["deal_index"] == 0 and history and history[0][0] in holder:
-            unseen.require(holder[history[0][0]], 1 << FOUR_OF_DENARI)  # the match's first leader held it
-        for k, p in enumerate(plays):
-            h = holder.get(p.seat)
-            if h is None:
-                continue
-            led = p.led // 13
-            if p.card // 13 != led:
-                unseen.forbid(h, SUIT_MASK[led])  # not following shows a void
-            elif p.word:
-                signal_knowledge(unseen, h, p, after[p.seat][k + 1])
-        hands = unseen.draw(rng)
-        dealt = [cards_of((hands[holder[s]] if current is None else current) | after[s][0])
-                 for s, current in enumerate(known)]
+    def deal_sampler(self, observation: Mapping[str, JSON]) -> Callable[[random.Random], TressetteDeal]:
+        seen = _SeenCards(observation)
+        return lambda rng: first_showing(lambda: self._sample(observation, seen, rng), observation)
+
+    def _sample(self, obs: Mapping[str, JSON], seen: _SeenCards, rng: random.Random) -> TressetteDeal:
+        hands = seen.unseen.draw(rng)
+        dealt = [cards_of((hands[seen.holder[s]] if current is None else current) | seen.after[s][0])
+                 for s, current in enumerate(seen.known)]
         deal = self.new_deal(obs["deal_index"], obs["dealer"], dealt, {}, [])
-        for s, text in history:
+        for s, action, rank in seen.actions:
             if deal.to_move != s:
                 break  # not the history seen: the check rejects it
-            if text.startswith("accuso tris "):  # a three of a kind whose faliante was not shown
-                text = next(a.text for a in ACCUSI if a.kind == "tris" and a.rank == text[-1]
-                            and deal.hands[s] & a.mask == a.mask)
-            deal.apply(ACTION_OF[text])
+            if action is None:  # a three of a kind whose faliante was not shown: the one the hand holds
+                action = ACCUSO_BASE + next(i for i, a in enumerate(ACCUSI) if a.kind == "tris" and a.rank == rank
+                                            and deal.hands[s] & a.mask == a.mask)
+            deal.apply(action)
         return deal
 
     def match_status(self, results: Sequence[DealResult]) -> tuple[bool, list[int] | None]:
