@@ -36,12 +36,24 @@ BATCH = 6
 def weight(decision: Decision, deal: Deal, model: Bot, misread: float = MISREAD) -> float | None:
     """How well ``deal``, sampled for ``decision``, explains the other seats' actions: ``misread``
     to the power of the number of them that ``model`` would have chosen otherwise (a card by its
-    card, signals aside); None where the game cannot replay the deal from its start."""
+    card, signals aside); None where the game cannot replay the deal from its start. A model that
+    counts them at once (``Bot.surprises``) does; any other is asked at each action."""
+    observer = decision.observation["seat"]
+    counted = model.surprises(deal, observer)
+    if counted is None:
+        counted = asked_surprises(decision, deal, model)
+    return None if counted is None else misread ** counted
+
+
+def asked_surprises(decision: Decision, deal: Deal, model: Bot) -> int | None:
+    """How many of the other seats' actions in ``deal`` ``model`` would have chosen otherwise,
+    asking it at each from the seat's own view of the deal replayed from its start; None where the
+    game cannot replay the deal."""
     replay = deal.as_dealt()
     if replay is None:
         return None
     observer = decision.observation["seat"]
-    result = 1.0
+    surprises = 0
     for seat, action in deal.history:
         if replay.decider(seat) != observer:  # its own choices tell the seat nothing
             legal = replay.legal()
@@ -50,6 +62,6 @@ def weight(decision: Decision, deal: Deal, model: Bot, misread: float = MISREAD)
                 chosen = replay.parse_action(model.act(seen, legal_strs))
                 card = replay.card_of(action)
                 if chosen != action and (card is None or replay.card_of(chosen) != card):
-                    result *= misread
+                    surprises += 1
         replay.apply(action)
-    return result
+    return surprises

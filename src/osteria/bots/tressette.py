@@ -8,12 +8,15 @@ only its observation; the rules' data (card order and points) come from the game
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any, cast
 
 from osteria.bots.base import Bot
 from osteria.cards import CARD_STRINGS, SUIT_MASK, cards_of, parse_card
-from osteria.rules.tressette import TressetteMatchObservation
+from osteria.engine import Deal
+from osteria.rules.tressette import TressetteDeal, TressetteMatchObservation
 from osteria.rules.tressette_family import STRENGTH, THIRDS, trick_taker
 
 
@@ -29,6 +32,24 @@ class TressetteHeuristic(Bot):
         if accusi:
             return accusi[0]
         return _Position(cast(TressetteMatchObservation, observation), legal_actions).choose()
+
+    def surprises(self, deal: Deal, observer: int) -> int | None:
+        # Counted by the compiled player where numba is installed and no hand lies open.
+        kernel = _reading_kernel()
+        played = cast(TressetteDeal, deal)
+        if kernel is None or played.morto:
+            return None
+        return int(kernel.surprises(played.dealt[1], played.history, observer))
+
+
+@functools.cache
+def _reading_kernel() -> ModuleType | None:
+    """The compiled rule-based player (``osteria.bots.tressette_kernel``), or None without numba."""
+    try:
+        from osteria.bots import tressette_kernel as kernel
+    except ImportError:
+        return None
+    return kernel
 
 
 class _Position:
