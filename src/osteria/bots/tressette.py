@@ -34,12 +34,12 @@ class TressetteHeuristic(Bot):
         return _Position(cast(TressetteMatchObservation, observation), legal_actions).choose()
 
     def surprises(self, deal: Deal, observer: int) -> int | None:
-        # Counted by the compiled player where numba is installed and no hand lies open.
+        # Counted by the compiled player where numba is installed.
         kernel = _reading_kernel()
-        played = cast(TressetteDeal, deal)
-        if kernel is None or played.morto:
+        if kernel is None:
             return None
-        return int(kernel.surprises(played.dealt[1], played.history, observer))
+        played = cast(TressetteDeal, deal)
+        return int(kernel.surprises(played.dealt[1], played.history, observer, played.morto))
 
 
 @functools.cache

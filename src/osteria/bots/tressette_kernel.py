@@ -18,9 +18,8 @@ count on sampled deals):
   with its weakest card of the suit led that surely takes, where the trick holds points, the card
   is worth some or it plays last; else it sheds its card worth least, the weakest of those.
 
-Cards are compared by their card, signals aside, as the reading compares them. Only the four
-seats' game without a dummy is read here: a dummy's hand lies open, and the player who decides
-for it sees more, which the Python reading handles.
+Cards are compared by their card, signals aside, as the reading compares them. A dummy's hand
+lies open to every seat, and its partner decides for it, seeing his own hand besides.
 """
 
 from __future__ import annotations
@@ -59,12 +58,13 @@ def _accuso_due(hand: int, declared: int, cards: Any, four: Any) -> int:
 
 
 @compiled("always")
-def _rule_card(seat: int, hand: int, gone: int, trick: Any, trick_seats: Any, n: int, busso_seats: Any,
+def _rule_card(seat: int, hand: int, gone: int, visible: int, trick: Any, trick_seats: Any, n: int, busso_seats: Any,
                busso_suits: Any, bussi: int, strength: Any, thirds: Any, stronger: Any, suits: Any) -> int:
-    """The card the rule-based player plays from ``hand``, the ``n``-th to the trick, with the
-    cards ``gone`` from play (the trick's among them) and the partners' busso leads so far."""
+    """The card the rule-based player plays for ``seat`` from ``hand``, the ``n``-th to the trick,
+    with the cards ``gone`` from play (the trick's among them), those in the hands ``visible`` to
+    it, and the partners' busso leads so far."""
     partner = (seat + 2) % _SEATS
-    unseen = _DECK & ~gone & ~hand
+    unseen = _DECK & ~gone & ~hand & ~visible
     if n == 0:
         for k in range(bussi - 1, -1, -1):
             if busso_seats[k] == partner and hand & suits[busso_suits[k]]:
@@ -140,12 +140,12 @@ def _rule_card(seat: int, hand: int, gone: int, trick: Any, trick_seats: Any, n:
 
 
 @compiled()
-def _surprises(dealt: Any, played: Any, observer: int, stride: int, accuso_base: int, busso: int,
+def _surprises(dealt: Any, played: Any, observer: int, morto: int, stride: int, accuso_base: int, busso: int,
                strength: Any, thirds: Any, stronger: Any, suits: Any, accuso_cards: Any, accuso_four: Any,
                work: Any) -> int:
-    """How many actions of the seats other than ``observer`` the rule-based player would have
-    chosen otherwise, replaying the deal dealt ``dealt`` through ``played``, each action's seat
-    and number in turn.
+    """How many actions of the seats ``observer`` does not decide for the rule-based player would
+    have chosen otherwise, replaying the deal dealt ``dealt`` through ``played``, each action's
+    seat and number in turn; ``morto``: the dummies' seats, as a bitmask.
     ``work``: room for the hands, the trick and the busso leads (the kernel allocates nothing)."""
     hands = work[0:4]
     trick = work[4:8]
@@ -159,13 +159,18 @@ def _surprises(dealt: Any, played: Any, observer: int, stride: int, accuso_base:
     n = tricks = bussi = gone = surprises = 0
     for i in range(0, played.shape[0], 2):
         seat, action = played[i], played[i + 1]
-        if seat != observer:
+        decider = (seat + 2) % _SEATS if morto >> seat & 1 else seat
+        if decider != observer:
+            visible = hands[decider]
+            for s in range(_SEATS):
+                if morto >> s & 1:
+                    visible |= hands[s]
             due = _accuso_due(hands[seat], declared[seat], accuso_cards, accuso_four) if tricks == 0 else -1
             if due >= 0:
                 chosen = accuso_base + due
                 surprises += chosen != action
             elif action >= accuso_base or _rule_card(
-                    seat, hands[seat], gone, trick, trick_seats, n, busso_seats, busso_suits, bussi, strength,
+                    seat, hands[seat], gone, visible, trick, trick_seats, n, busso_seats, busso_suits, bussi, strength,
                     thirds, stronger, suits) != action % stride:
                 surprises += 1
         if action >= accuso_base:
@@ -185,10 +190,12 @@ def _surprises(dealt: Any, played: Any, observer: int, stride: int, accuso_base:
     return surprises
 
 
-def surprises(dealt: Sequence[int], history: Sequence[tuple[int, int]], observer: int) -> int:
-    """How many actions of ``history`` (seat, action) of the seats other than ``observer``, in the
-    deal dealt as the bitmasks ``dealt``, the rule-based player would have chosen otherwise."""
+def surprises(dealt: Sequence[int], history: Sequence[tuple[int, int]], observer: int,
+              morto: Sequence[int] = ()) -> int:
+    """How many actions of ``history`` (seat, action) of the seats ``observer`` does not decide
+    for, in the deal dealt as the bitmasks ``dealt`` with the dummies ``morto``, the rule-based
+    player would have chosen otherwise."""
     played = np.fromiter(itertools.chain.from_iterable(history), np.int64, 2 * len(history))
-    return int(_surprises(np.array(dealt, np.int64), played, observer,
+    return int(_surprises(np.array(dealt, np.int64), played, observer, sum(1 << s for s in morto),
                           SIGNAL_STRIDE, ACCUSO_BASE, _BUSSO, _STRENGTH, _THIRDS, _STRONGER, _SUITS, _ACCUSO_CARDS,
                           _ACCUSO_FOUR, np.zeros(36, np.int64)))
