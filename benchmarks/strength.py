@@ -182,7 +182,7 @@ def main() -> None:
         "first player is better, whichever way the game counts. `oracle` cheats: it sees every hand,",
         "values each bid, call and discard by solving it on the true deal, and so marks how far honest",
         "play could go. `pimc`, `ismcts` and `hybrid` think 0.1 s a move, `difficile` too and `maestro`",
-        "1 s, reading the others' play in Tressette (docs/ai.md). Each line plays boards until its",
+        "1 s; in Tressette `pimc` and both levels read the others' play (docs/ai.md). Each line plays boards until its",
         "interval is at most a quarter of the oracle's lead over the rule-based player (Tressette's",
         "oracle and strongest honest player at least 1,000 boards, every line of the level ladder at",
         "least 800, so that a small step between two levels can be told from none), at most 2,000; a",

@@ -27,8 +27,15 @@ class Bot(ABC):
         """How many actions of ``deal``'s history, of the seats ``observer`` does not decide for,
         this bot would have chosen otherwise (a card by its card, signals aside), each from the
         seat's own view of the deal replayed from its start, where it counts them all at once;
-        None where it must be asked action by action (``osteria.bots.inference``)."""
+        None where it must be asked action by action (``osteria.bots.inference``). The deal is
+        one a search sampled from its own observation, never the match's."""
         return None
+
+    @property
+    def counts_surprises(self) -> bool:
+        """Whether ``surprises`` counts them at once: cheap enough (some microseconds a sampled
+        deal) for a search to read the play by this player at any pace."""
+        return False
 
 
 @dataclass(frozen=True)

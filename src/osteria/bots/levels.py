@@ -5,10 +5,11 @@
 | facile | the game's rule-based player, who plays a random legal action one move in three |
 | medio | the game's rule-based player |
 | difficile | the game's strongest honest player with 0.1 s a move |
-| maestro | the same with 1 s a move, reading the others' play where it is PIMC |
+| maestro | the same with 1 s a move |
 
-The strongest honest player measured (docs/strength.md) is PIMC in Tressette (+3.0 points a
-deal over the rule-based player in 1,000 duplicate boards, where the hybrid gains +0.8), ISMCTS
+The strongest honest player measured (docs/strength.md) is PIMC in Tressette, reading the others'
+play (+3.3 points a deal over the rule-based player in 1,000 duplicate boards, where the hybrid
+gains +0.8), ISMCTS
 in Traversone (+0.89 ± 0.12 points a deal over 800 boards, where the hybrid gains nothing
 against today's rule-based player), and elsewhere the hybrid: the rule-based player, overruled
 by search where search sees clearly further (``osteria.bots.hybrid``). The pure search players
@@ -46,10 +47,11 @@ SEARCH: dict[str, type[IsmctsBot] | type[PimcBot]] = {"tressette": PimcBot}
 # The strongest honest player of each game, by name, where it is not the hybrid (docs/strength.md).
 STRONGEST = {"tressette": "pimc", "traversone": "ismcts"}
 THINKING = {"difficile": 0.1, "maestro": 1.0}  # seconds a move
-# Maestro's longer thought also pays for reading the others' play by the rule-based player
-# (``SearchBot``'s model), where the strongest player is PIMC: some 0.3 to 1 ms a sampled deal,
-# which at 0.1 s ate what it gained (docs/ai.md), while in 1 s PIMC still searches some 300 to
-# 900 deals a move.
+# Where the strongest player is PIMC, it reads the others' play by the rule-based player
+# (``SearchBot``'s model) at every level where the rule-based player counts a sampled deal's
+# surprises at once (compiled: some 5 µs a deal); asked at each action instead (some 0.3 to 1 ms
+# a deal), the reading ate what it gained at 0.1 s (docs/ai.md), so only maestro's second pays
+# for it there.
 READING = {"maestro"}
 
 
@@ -68,11 +70,12 @@ def strongest_bot(game: str, heuristic: Bot, seed: int | str | None, *, time_lim
                   samples: int | None = None, read_play: bool = False) -> PimcBot | IsmctsBot | HybridBot:
     """The game's strongest honest player (the difficile and maestro levels), thinking
     ``time_limit`` seconds a move, or weighing exactly ``samples`` sampled deals when given;
-    with ``read_play``, PIMC weighs its sampled deals by how well they explain the others' play."""
+    PIMC weighs its sampled deals by how well they explain the others' play where the rule-based
+    player counts that at once, or with ``read_play``."""
     strongest = STRONGEST.get(game)
     if strongest == "pimc":
         return PimcBot(seed, time_limit=time_limit, samples=samples, rule=heuristic,
-                       model=heuristic if read_play else None)
+                       model=heuristic if read_play or heuristic.counts_surprises else None)
     if strongest == "ismcts":
         return IsmctsBot(seed, time_limit=time_limit, iterations=samples)
     return HybridBot(heuristic, seed, time_limit=time_limit, samples=samples)

@@ -33,6 +33,10 @@ class TressetteHeuristic(Bot):
             return accusi[0]
         return _Position(cast(TressetteMatchObservation, observation), legal_actions).choose()
 
+    @property
+    def counts_surprises(self) -> bool:
+        return _reading_kernel() is not None
+
     def surprises(self, deal: Deal, observer: int) -> int | None:
         # Counted by the compiled player where numba is installed.
         kernel = _reading_kernel()
