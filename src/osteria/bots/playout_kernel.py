@@ -56,6 +56,35 @@ def _taking(trick: Any, n: int, strength: Any) -> int:
 
 
 @compiled("always")
+def longest_suit_lead(hand: int, values: Any, strength: Any, suits: Any) -> int:
+    """The weakest card of the hand's longest suit, a card worth nothing before one worth
+    something; of equals, the lowest card."""
+    best, best_key = -1, 1 << 30
+    left = hand
+    while left:
+        c = lowest_bit(left)
+        left &= left - 1
+        key = (-count_bits(hand & suits[c // 13]) * 2 + (1 if values[c] > 0 else 0)) * 64 + strength[c]
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@compiled("always")
+def cheapest_card(cards: int, values: Any, strength: Any) -> int:
+    """The card of ``cards`` worth least, the weakest of those; of equals, the lowest card."""
+    best, best_key = -1, 1 << 30
+    left = cards
+    while left:
+        c = lowest_bit(left)
+        left &= left - 1
+        key = values[c] * 64 + strength[c]
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@compiled("always")
 def _choose(hands: Any, trick: Any, n: int, leader: int, seat: int, team: Any, values: Any, strength: Any,
             stronger: Any, suits: Any, rng: Any, slip: float) -> int:
     """The careful player's card for ``seat``, the ``n``-th to play to the trick."""
@@ -83,16 +112,7 @@ def _choose(hands: Any, trick: Any, n: int, leader: int, seat: int, team: Any, v
                 best, worth = c, values[c]
         if best >= 0:
             return best
-        # The weakest card of the longest suit, a card worth nothing first.
-        best_key = 1 << 30
-        left = hand
-        while left:
-            c = lowest_bit(left)
-            left &= left - 1
-            key = (-count_bits(hand & suits[c // 13]) * 2 + (1 if values[c] > 0 else 0)) * 64 + strength[c]
-            if key < best_key:
-                best, best_key = c, key
-        return best
+        return longest_suit_lead(hand, values, strength, suits)
     place = _taking(trick, n, strength)
     holding = trick[place]
     if team[(leader + place) % _SEATS] == team[seat] and not stronger[holding] & later:
@@ -117,15 +137,7 @@ def _choose(hands: Any, trick: Any, n: int, leader: int, seat: int, team: Any, v
                 best = c
         if best >= 0:
             return best
-    best, best_key = -1, 1 << 30
-    left = legal
-    while left:
-        c = lowest_bit(left)
-        left &= left - 1
-        key = values[c] * 64 + strength[c]
-        if key < best_key:
-            best, best_key = c, key
-    return best
+    return cheapest_card(legal, values, strength)
 
 
 @compiled()

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from osteria.bots.playout_kernel import cheapest_card, longest_suit_lead
 from osteria.bots.solver_kernel import compiled, count_bits, lowest_bit
 from osteria.cards import ITALIAN_40, SUIT_MASK
 from osteria.rules.tressette import ACCUSI, ACCUSO_BASE, FOUR_MASK, SIGNAL_INDEX, SIGNAL_STRIDE
@@ -85,15 +86,7 @@ def _rule_card(seat: int, hand: int, gone: int, visible: int, trick: Any, trick_
                 best, best_key = c, thirds[c] * 64 + strength[c]
         if best >= 0:
             return best
-        best_key = 1 << 30
-        left = hand
-        while left:
-            c = lowest_bit(left)
-            left &= left - 1
-            key = (-count_bits(hand & suits[c // 13]) * 2 + (1 if thirds[c] else 0)) * 64 + strength[c]
-            if key < best_key:
-                best, best_key = c, key
-        return best
+        return longest_suit_lead(hand, thirds, strength, suits)
     led = trick[0] // 13
     taking = 0
     for i in range(1, n):
@@ -128,15 +121,7 @@ def _rule_card(seat: int, hand: int, gone: int, visible: int, trick: Any, trick_
                 best = c
     if best >= 0 and (on_table or worth or last):
         return best
-    best_key = 1 << 30
-    left = legal
-    while left:
-        c = lowest_bit(left)
-        left &= left - 1
-        key = thirds[c] * 64 + strength[c]
-        if key < best_key:
-            best, best_key = c, key
-    return best
+    return cheapest_card(legal, thirds, strength)
 
 
 @compiled()
