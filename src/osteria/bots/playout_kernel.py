@@ -44,7 +44,7 @@ def _uniform(rng: Any) -> float:
 
 
 @compiled("always")
-def _taking(trick: Any, n: int, strength: Any) -> int:
+def taking_place(trick: Any, n: int, strength: Any) -> int:
     """The place in the trick of the card that holds it: the strongest of the suit led."""
     best = 0
     led = trick[0] // 13
@@ -113,7 +113,7 @@ def _choose(hands: Any, trick: Any, n: int, leader: int, seat: int, team: Any, v
         if best >= 0:
             return best
         return longest_suit_lead(hand, values, strength, suits)
-    place = _taking(trick, n, strength)
+    place = taking_place(trick, n, strength)
     holding = trick[place]
     if team[(leader + place) % _SEATS] == team[seat] and not stronger[holding] & later:
         # A partner surely takes: the card worth most, the weakest of those.
@@ -169,7 +169,7 @@ def _playouts(hands0: Any, trick0: Any, n0: int, leader0: int, cards: Any, playo
                 if n < _SEATS:
                     seat = (seat + 1) % _SEATS
                 else:
-                    taker = (leader + _taking(trick, n, strength)) % _SEATS
+                    taker = (leader + taking_place(trick, n, strength)) % _SEATS
                     points = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]
                     last = hands[taker] == 0
                     if last:

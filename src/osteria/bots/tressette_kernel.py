@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from osteria.bots.playout_kernel import cheapest_card, longest_suit_lead
+from osteria.bots.playout_kernel import cheapest_card, longest_suit_lead, taking_place
 from osteria.bots.solver_kernel import compiled, count_bits, lowest_bit
 from osteria.cards import ITALIAN_40, SUIT_MASK
 from osteria.rules.tressette import ACCUSI, ACCUSO_BASE, FOUR_MASK, SIGNAL_INDEX, SIGNAL_STRIDE
@@ -88,18 +88,14 @@ def _rule_card(seat: int, hand: int, gone: int, visible: int, trick: Any, trick_
             return best
         return longest_suit_lead(hand, thirds, strength, suits)
     led = trick[0] // 13
-    taking = 0
-    for i in range(1, n):
-        if trick[i] // 13 == led and strength[trick[i]] > strength[trick[taking]]:
-            taking = i
+    taking = taking_place(trick, n, strength)
     holding = trick[taking]
     following = hand & suits[led]
     legal = following if following else hand
     last = n == _SEATS - 1
     if trick_seats[taking] == partner and (last or not stronger[holding] & unseen):
-        pool = following if following else legal
         best, best_key = -1, -(1 << 30)
-        left = pool
+        left = legal
         while left:
             c = lowest_bit(left)
             left &= left - 1
