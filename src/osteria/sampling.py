@@ -175,6 +175,13 @@ def sample_hands(pool: int, needs: Sequence[int], allowed: Sequence[int], rng: r
     in ``allowed[h]``, including ``required[h]`` (which must lie in the pool), and with between
     lo and hi cards of a set X for every count (h, X, lo, hi); every such assignment is equally
     likely. The needs add up to the pool's size. Returns each holder's cards as a mask."""
+    return hands_sampler(pool, needs, allowed, required, counts)(rng)
+
+
+def hands_sampler(pool: int, needs: Sequence[int], allowed: Sequence[int], required: Sequence[int] = (),
+                  counts: Sequence[Count] = ()) -> Callable[[random.Random], list[int]]:
+    """``sample_hands`` of these constraints, to be drawn many times over: the constraints are
+    checked and counted once. Unsatisfiable at once where no assignment meets them."""
     n = len(needs)
     required = list(required) or [0] * n
     needs = list(needs)
@@ -203,10 +210,14 @@ def sample_hands(pool: int, needs: Sequence[int], allowed: Sequence[int], rng: r
     problem = _problem(pool, tuple(needs), tuple(allowed), tuple(limits))
     if not problem.ways:
         raise Unsatisfiable("no assignment of the hidden cards fits what the seat knows")
-    drawn = problem.draw(rng)
-    for h in range(n):
-        drawn[h] |= required[h]
-    return drawn
+
+    def draw(rng: random.Random) -> list[int]:
+        drawn = problem.draw(rng)
+        for h in range(n):
+            drawn[h] |= required[h]
+        return drawn
+
+    return draw
 
 
 @lru_cache(maxsize=64)
@@ -251,7 +262,11 @@ class Unseen:
         self.counts.append((h, cards, lo, hi))
 
     def draw(self, rng: random.Random) -> list[int]:
-        return sample_hands(self.pool, self.needs, self.allowed, rng, self.required, self.counts)
+        return self.sampler()(rng)
+
+    def sampler(self) -> Callable[[random.Random], list[int]]:
+        """Draws under the constraints as they stand, counted once for them all."""
+        return hands_sampler(self.pool, self.needs, self.allowed, self.required, self.counts)
 
 
 class Play:
