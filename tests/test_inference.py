@@ -12,11 +12,12 @@ import pytest
 import osteria
 from osteria.bots import HEURISTICS
 from osteria.bots.hybrid import HybridBot
-from osteria.bots.inference import MISREAD, weight
+from osteria.bots.inference import BATCH, MISREAD, weight
 from osteria.bots.pimc import PimcBot
 from osteria.bots.search import Decision
-from osteria.engine import Match
+from osteria.engine import Drawing, Match
 from osteria.rules.tressette import TressetteDeal
+from osteria.sampling import shows
 
 from helpers import play_deal, play_random_action
 
@@ -54,7 +55,9 @@ def test_the_true_deal_of_rule_based_play_explains_it_fully() -> None:
         deal = match.deal
         assert deal is not None
         decision = Decision.of(match.observation(deal.to_move))
-        assert weight(decision, deal.copy(), model) == 1.0
+        assert weight(decision, Drawing.of(deal.copy()), model) == 1.0
+        if isinstance(deal, TressetteDeal):  # handed out as dealt: read from the hands drawn
+            assert weight(decision, Drawing(deal.dealt[1], tuple(deal.history), deal.copy), model) == 1.0
 
 
 def test_each_action_the_model_would_not_choose_costs_the_deal_misread() -> None:
@@ -76,7 +79,10 @@ def test_each_action_the_model_would_not_choose_costs_the_deal_misread() -> None
     # Whoever decides now reads seat 2's two surprises, unless it is seat 2 itself.
     decider = deal.to_move
     decision = Decision.of(match.observation(decider))
-    assert weight(decision, deal.copy(), model) == (1.0 if decider == 2 else MISREAD ** 2)
+    expected = 1.0 if decider == 2 else MISREAD ** 2
+    assert weight(decision, Drawing.of(deal.copy()), model) == expected
+    assert isinstance(deal, TressetteDeal)
+    assert weight(decision, Drawing(deal.dealt[1], tuple(deal.history), deal.copy), model) == expected
 
 
 def test_a_game_that_cannot_replay_its_deals_is_not_weighted() -> None:
@@ -84,7 +90,7 @@ def test_a_game_that_cannot_replay_its_deals_is_not_weighted() -> None:
     deal = match.deal
     assert deal is not None and deal.as_dealt() is None
     decision = Decision.of(match.observation(deal.decider(deal.to_move)))
-    assert weight(decision, deal.copy(), HEURISTICS["sancagna"]()) is None
+    assert weight(decision, Drawing.of(deal.copy()), HEURISTICS["sancagna"]()) is None
 
 
 def hidden_cards_placed(decision: Decision, sampled: TressetteDeal, truth: TressetteDeal) -> int:
@@ -129,3 +135,49 @@ def test_a_hybrid_reading_the_play_plays_a_calabresella_deal_legally() -> None:
     bot = HybridBot(model, 3, samples=4, read_play=True)
     assert bot.model is model
     play_deal(osteria.new_match("calabresella", seed=5), {0: bot}, random.Random(6))
+
+
+def reading_decision(seed: int) -> Decision:
+    match = osteria.new_match("tressette", seed=seed)
+    for _ in range(17):
+        match.play(heuristic_action(match))
+    seat = match.decider
+    assert seat is not None
+    return Decision.of(match.observation(seat))
+
+
+def test_a_reading_search_builds_only_the_deals_it_keeps() -> None:
+    # Each batch is weighed from the hands drawn: of its BATCH drawings one deal is built.
+    decision = reading_decision(21)
+    draw = decision.draw
+    drawn, built = [], []
+
+    def counted(rng: random.Random) -> Drawing:
+        drawing = draw(rng)
+        drawn.append(drawing)
+        return Drawing(drawing.hands, drawing.actions, lambda: built.append(1) or drawing.build())
+
+    decision.__dict__["draw"] = counted  # the decision's drawer, counted
+    deals = list(PimcBot(3, samples=10, model=HEURISTICS["tressette"]()).deals(decision))
+    assert len(deals) == 10 and len(drawn) == 10 * BATCH
+    if HEURISTICS["tressette"]().counts_surprises:
+        assert len(built) == 10
+
+
+def test_a_reading_search_never_searches_a_drawing_that_does_not_show_the_observation() -> None:
+    # Every other drawing builds into a deal of another match: whatever its weight, it is dropped
+    # when picked, and the search meets only deals that show its seat what it was shown.
+    decision = reading_decision(22)
+    draw, other = decision.draw, reading_decision(23).draw
+    turn = iter(range(10**6))
+
+    def mixed(rng: random.Random) -> Drawing:
+        drawing = draw(rng)
+        if next(turn) % 2:
+            return Drawing(drawing.hands, drawing.actions, lambda: other(rng).build())
+        return drawing
+
+    decision.__dict__["draw"] = mixed
+    deals = list(PimcBot(4, samples=30, model=HEURISTICS["tressette"]()).deals(decision))
+    assert len(deals) == 30
+    assert all(shows(deal, decision.observation) for deal in deals)

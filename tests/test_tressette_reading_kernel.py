@@ -12,10 +12,15 @@ import osteria
 from osteria.bots import HEURISTICS
 from osteria.bots.inference import asked_surprises
 from osteria.bots.search import Decision
-from osteria.engine import Match
-from osteria.rules.tressette import ACCUSO_BASE
+from osteria.engine import Drawing, Match
+from osteria.rules.tressette import ACCUSO_BASE, TressetteDeal
 
 pytest.importorskip("numba")
+
+
+def as_drawn(deal: TressetteDeal) -> Drawing:
+    """The true deal, as a search that drew its hands would hand it to the reader."""
+    return Drawing(deal.dealt[1], tuple(deal.history), deal.copy)
 
 
 def mixed_action(match: Match, rng: random.Random, slip: float) -> str:
@@ -39,13 +44,13 @@ def test_the_compiled_player_counts_the_surprises_the_player_counts(segni: str, 
         for _ in range(rng.randrange(1, 40)):
             match.play(mixed_action(match, rng, slip))
         deal = match.deal
-        assert deal is not None and deal.to_move is not None
+        assert isinstance(deal, TressetteDeal) and deal.to_move is not None
         decision = Decision.of(match.observation(deal.decider(deal.to_move)))
-        sampled = [decision.rules.sample_deal(decision.observation, rng) for _ in range(5)]
-        for candidate in [deal.copy(), *sampled]:
-            counted = model.surprises(candidate, decision.observation["seat"])
+        drawn = [decision.draw(rng) for _ in range(5)]
+        for drawing in [as_drawn(deal), *drawn]:
+            counted = model.surprises(drawing, decision.observation)
             assert counted is not None
-            assert counted == asked_surprises(decision, candidate, model)
+            assert counted == asked_surprises(decision, drawing.build(), model)
             compared += 1
             surprised += counted > 0
     # Both kinds of deal were met: those the rule explains and those it does not.
@@ -62,6 +67,6 @@ def test_a_four_of_a_kind_is_declared_as_the_four_not_as_its_tris(seed: int) -> 
     while match.deal is not None and match.deal.tricks_done < 2:
         match.play(mixed_action(match, rng, 0.0))
     deal = match.deal
-    assert deal is not None and any(action >= ACCUSO_BASE for _, action in deal.history)
+    assert isinstance(deal, TressetteDeal) and any(action >= ACCUSO_BASE for _, action in deal.history)
     for observer in range(4):
-        assert model.surprises(deal.copy(), observer) == 0
+        assert model.surprises(as_drawn(deal), match.observation(observer)) == 0

@@ -145,6 +145,24 @@ class SearchHints:
     simulate_cards: int = 0
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """A deal's hidden cards as a search drew them from an observation, before the deal is rebuilt
+    from them: every seat's hand as dealt (bitmasks; empty where the game does not hand them out)
+    and the history's actions, from which a reader of the play weighs the drawing first
+    (``osteria.bots.inference``), and ``build``, which deals the hands and replays the history:
+    a deal not yet checked against the observation (``osteria.sampling.shows``)."""
+
+    hands: tuple[CardMask, ...]
+    actions: tuple[tuple[Seat, Action], ...]
+    build: Callable[[], Deal]
+
+    @classmethod
+    def of(cls, deal: Deal) -> Drawing:
+        """A deal sampled whole, as a drawing: nothing handed out before it."""
+        return cls((), tuple(deal.history), lambda: deal)
+
+
 Terms = Mapping[str, Term]
 """A game's words, each with what it means (in English, for the catalogs to translate)."""
 
@@ -416,6 +434,13 @@ class Game(ABC):
         game that reads what the observation tells of the hidden cards once for all its draws
         returns a sampler that does."""
         return lambda rng: self.sample_deal(observation, rng)
+
+    def deal_drawer(self, observation: Mapping[str, JSON]) -> Callable[[random.Random], Drawing]:
+        """Drawings of the hidden cards of one observation, for a search that weighs its deals
+        before it builds them (``Drawing``): by default each deal sampled whole; a game whose
+        sampler can hand out the hands before it replays the history returns a drawer that does."""
+        sample = self.deal_sampler(observation)
+        return lambda rng: Drawing.of(sample(rng))
 
     def next_dealer(self, deal: Deal) -> int:
         """Who deals after ``deal``: by default the next seat."""

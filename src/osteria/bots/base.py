@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from osteria.engine import Deal, Match
+from osteria.engine import Drawing, Match
 
 
 class Bot(ABC):
@@ -23,12 +23,12 @@ class Bot(ABC):
     def close(self) -> None:  # noqa: B027 - only bots holding resources need it
         """Release what the bot holds (a process, a pool); it plays no more."""
 
-    def surprises(self, deal: Deal, observer: int) -> int | None:
-        """How many actions of ``deal``'s history, of the seats ``observer`` does not decide for,
-        this bot would have chosen otherwise (a card by its card, signals aside), each from the
-        seat's own view of the deal replayed from its start, where it counts them all at once;
-        None where it must be asked action by action (``osteria.bots.inference``). The deal is
-        one a search sampled from its own observation, never the match's."""
+    def surprises(self, drawing: Drawing, observation: Mapping[str, Any]) -> int | None:
+        """How many actions of ``drawing`` (hidden cards a search drew from ``observation``, its
+        own), of the seats the observation's seat does not decide for, this bot would have chosen
+        otherwise (a card by its card, signals aside), each from the seat's own view of the deal
+        replayed from its start, where it counts them all at once from the drawing's hands; None
+        where it must be asked action by action (``osteria.bots.inference``)."""
         return None
 
     @property

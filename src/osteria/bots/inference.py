@@ -13,14 +13,16 @@ search, play otherwise now and then.
 
 A searching player draws deals in batches and keeps one of each batch in proportion to these
 weights (sampling importance resampling), so that its search meets deals as often as they
-explain the play. The weights read nothing but the observation and the sampled deal.
+explain the play. Where the model counts from the hands drawn, the batch is weighed before any
+of its deals is built (``Drawing``): only the one kept is dealt, replayed and checked. The
+weights read nothing but the observation and the drawn hands.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from osteria.engine import Deal
+from osteria.engine import Deal, Drawing
 
 if TYPE_CHECKING:
     from osteria.bots.base import Bot
@@ -33,15 +35,15 @@ MISREAD = 0.25
 BATCH = 6
 
 
-def weight(decision: Decision, deal: Deal, model: Bot, misread: float = MISREAD) -> float | None:
-    """How well ``deal``, sampled for ``decision``, explains the other seats' actions: ``misread``
+def weight(decision: Decision, drawing: Drawing, model: Bot, misread: float = MISREAD) -> float | None:
+    """How well ``drawing``, drawn for ``decision``, explains the other seats' actions: ``misread``
     to the power of the number of them that ``model`` would have chosen otherwise (a card by its
     card, signals aside); None where the game cannot replay the deal from its start. A model that
-    counts them at once (``Bot.surprises``) does; any other is asked at each action."""
-    observer = decision.observation["seat"]
-    counted = model.surprises(deal, observer)
+    counts them at once from the hands drawn (``Bot.surprises``) does; any other is asked at each
+    action of the deal built."""
+    counted = model.surprises(drawing, decision.observation)
     if counted is None:
-        counted = asked_surprises(decision, deal, model)
+        counted = asked_surprises(decision, drawing.build(), model)
     return None if counted is None else misread ** counted
 
 

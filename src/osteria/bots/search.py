@@ -15,11 +15,13 @@ from typing import Any
 import osteria
 from osteria.bots.base import Bot, Evaluation
 from osteria.bots.inference import BATCH, weight
-from osteria.engine import Deal, Game
-from osteria.sampling import Unsatisfiable
+from osteria.engine import Deal, Drawing, Game
+from osteria.sampling import Unsatisfiable, shows
 
 # The keys of an observation that belong to the match (``Match.observation``), not the deal.
 _MATCH_KEYS = ("game", "options", "players", "deal_index", "results", "totals", "finished")
+# Batches drawn before a reading search gives up on a decision whose deals never show it.
+TRIES = 100
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,12 @@ class Decision:
     def match_keys(self) -> dict[str, Any]:
         """What the observation says of the match rather than the deal: the same at every seat."""
         return {key: self.observation[key] for key in _MATCH_KEYS if key in self.observation}
+
+    @cached_property
+    def draw(self) -> Callable[[random.Random], Drawing]:
+        """The observation's hidden cards drawn (``Game.deal_drawer``), for a search that weighs
+        its deals before it builds them."""
+        return self.rules.deal_drawer(self.observation)
 
     @cached_property
     def sample(self) -> Callable[[random.Random], Deal]:
@@ -96,24 +104,32 @@ class SearchBot(Bot):
 
     def drawn(self, decision: Decision) -> Deal:
         """A deal for the search: sampled from the observation, or, with a model of the others'
-        play, the one of ``BATCH`` sampled deals that their weights pick."""
-        deal = decision.sample(self.rng)
+        play, the one of ``BATCH`` drawn deals that their weights pick, built and checked once
+        picked (one that does not show the observation is dropped and another picked)."""
         if self.model is None:
-            return deal
-        first = weight(decision, deal, self.model)
-        if first is None:  # the game cannot replay its deals: no reading of the play
-            return deal
-        batch, weights = [deal], [first]
-        for _ in range(BATCH - 1):
-            try:
-                deal = decision.sample(self.rng)
-            except Unsatisfiable:
-                break  # the sampler's tries ran out: choose among those drawn
-            found = weight(decision, deal, self.model)
-            assert found is not None  # a game replays every deal of its own, or none
-            batch.append(deal)
-            weights.append(found)
-        return self.rng.choices(batch, weights)[0]
+            return decision.sample(self.rng)
+        for _ in range(TRIES):
+            drawing = decision.draw(self.rng)
+            first = weight(decision, drawing, self.model)
+            if first is None:  # the game cannot replay its deals: no reading of the play
+                return decision.sample(self.rng)
+            batch, weights = [drawing], [first]
+            for _ in range(BATCH - 1):
+                try:
+                    drawing = decision.draw(self.rng)
+                except Unsatisfiable:
+                    break  # the drawer's tries ran out: choose among those drawn
+                found = weight(decision, drawing, self.model)
+                assert found is not None  # a game replays every deal of its own, or none
+                batch.append(drawing)
+                weights.append(found)
+            while any(weights):
+                picked = self.rng.choices(range(len(batch)), weights)[0]
+                deal = batch[picked].build()
+                if shows(deal, decision.observation):
+                    return deal
+                weights[picked] = 0.0
+        raise Unsatisfiable(f"no drawn deal in {TRIES} batches showed the observation")
 
 
 class EvaluatingBot(SearchBot):

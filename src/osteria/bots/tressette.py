@@ -15,8 +15,8 @@ from typing import Any, cast
 
 from osteria.bots.base import Bot
 from osteria.cards import CARD_STRINGS, SUIT_MASK, cards_of, parse_card
-from osteria.engine import Deal
-from osteria.rules.tressette import TressetteDeal, TressetteMatchObservation
+from osteria.engine import Drawing
+from osteria.rules.tressette import TressetteMatchObservation
 from osteria.rules.tressette_family import STRENGTH, THIRDS, trick_taker
 
 
@@ -37,13 +37,12 @@ class TressetteHeuristic(Bot):
     def counts_surprises(self) -> bool:
         return _reading_kernel() is not None
 
-    def surprises(self, deal: Deal, observer: int) -> int | None:
+    def surprises(self, drawing: Drawing, observation: Mapping[str, Any]) -> int | None:
         # Counted by the compiled player where numba is installed.
         kernel = _reading_kernel()
-        if kernel is None:
+        if kernel is None or not drawing.hands:
             return None
-        played = cast(TressetteDeal, deal)
-        return int(kernel.surprises(played.dealt[1], played.history, observer, played.morto))
+        return int(kernel.surprises(drawing.hands, drawing.actions, observation["seat"], observation["morto"]))
 
 
 @functools.cache

@@ -24,6 +24,7 @@ from osteria.engine import (
     JSON,
     Deal,
     DealResult,
+    Drawing,
     Game,
     IllegalAction,
     MatchObservation,
@@ -614,9 +615,20 @@ class _SeenCards:
                 unseen.forbid(h, SUIT_MASK[led])  # not following shows a void
             elif p.word:
                 signal_knowledge(unseen, h, p, after[p.seat][k + 1])
-        # Each action with its number, but a three of a kind whose faliante was not shown: its rank.
+        # Each action with its number, but a three of a kind whose faliante was not shown: its rank,
+        # and its number found in the hand drawn.
         self.actions: list[tuple[int, int | None, str]] = [
             (s, None, text[-1]) if text.startswith("accuso tris ") else (s, ACTION_OF[text], "") for s, text in history]
+        self.numbered = None if any(a is None for _, a, _ in self.actions) else tuple(
+            (s, cast(int, a)) for s, a, _ in self.actions)
+
+    def numbered_in(self, dealt: Sequence[int]) -> tuple[tuple[int, int], ...]:
+        """The history's actions, numbered where the hands ``dealt`` hold what they declared."""
+        if self.numbered is not None:
+            return self.numbered
+        return tuple((s, ACCUSO_BASE + next(i for i, a in enumerate(ACCUSI) if a.kind == "tris" and a.rank == rank
+                                            and dealt[s] & a.mask == a.mask)) if action is None else (s, action)
+                     for s, action, rank in self.actions)
 
 
 class Tressette(Game):
@@ -677,20 +689,29 @@ class Tressette(Game):
         return self.deal_sampler(observation)(rng)
 
     def deal_sampler(self, observation: Mapping[str, JSON]) -> Callable[[random.Random], TressetteDeal]:
-        seen = _SeenCards(observation)
-        return lambda rng: first_showing(lambda: self._sample(observation, seen, rng), observation)
+        draw = self.deal_drawer(observation)
+        return lambda rng: first_showing(lambda: cast(TressetteDeal, draw(rng).build()), observation)
 
-    def _sample(self, obs: Mapping[str, JSON], seen: _SeenCards, rng: random.Random) -> TressetteDeal:
-        hands = seen.unseen.draw(rng)
-        dealt = [cards_of((hands[seen.holder[s]] if current is None else current) | seen.after[s][0])
-                 for s, current in enumerate(seen.known)]
-        deal = self.new_deal(obs["deal_index"], obs["dealer"], dealt, {}, [])
-        for s, action, rank in seen.actions:
+    def deal_drawer(self, observation: Mapping[str, JSON]) -> Callable[[random.Random], Drawing]:
+        seen = _SeenCards(observation)
+        index, dealer = cast(int, observation["deal_index"]), cast(int, observation["dealer"])
+        draw_hands = seen.unseen.sampler()
+
+        def draw(rng: random.Random) -> Drawing:
+            hands = draw_hands(rng)
+            dealt = tuple((hands[seen.holder[s]] if current is None else current) | seen.after[s][0]
+                          for s, current in enumerate(seen.known))
+            actions = seen.numbered_in(dealt)
+            return Drawing(dealt, actions, lambda: self._replayed(index, dealer, dealt, actions))
+
+        return draw
+
+    def _replayed(self, index: int, dealer: int, dealt: Sequence[int],
+                  actions: Sequence[tuple[int, int]]) -> TressetteDeal:
+        deal = self.new_deal(index, dealer, [cards_of(hand) for hand in dealt], {}, [])
+        for s, action in actions:
             if deal.to_move != s:
                 break  # not the history seen: the check rejects it
-            if action is None:  # a three of a kind whose faliante was not shown: the one the hand holds
-                action = ACCUSO_BASE + next(i for i, a in enumerate(ACCUSI) if a.kind == "tris" and a.rank == rank
-                                            and deal.hands[s] & a.mask == a.mask)
             deal.apply(action)
         return deal
 
