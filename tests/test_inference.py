@@ -17,7 +17,7 @@ from osteria.bots.pimc import PimcBot
 from osteria.bots.search import Decision
 from osteria.engine import Drawing, Match
 from osteria.rules.tressette import TressetteDeal
-from osteria.sampling import shows
+from osteria.sampling import Unsatisfiable, shows
 
 from helpers import play_deal, play_random_action
 
@@ -181,3 +181,16 @@ def test_a_reading_search_never_searches_a_drawing_that_does_not_show_the_observ
     deals = list(PimcBot(4, samples=30, model=HEURISTICS["tressette"]()).deals(decision))
     assert len(deals) == 30
     assert all(shows(deal, decision.observation) for deal in deals)
+
+
+def test_a_reading_search_whose_drawings_never_show_the_observation_says_so() -> None:
+    decision = reading_decision(24)
+    draw, other = decision.draw, reading_decision(25).draw
+
+    def elsewhere(rng: random.Random) -> Drawing:
+        drawing = draw(rng)
+        return Drawing(drawing.hands, drawing.actions, lambda: other(rng).build())
+
+    decision.__dict__["draw"] = elsewhere
+    with pytest.raises(Unsatisfiable, match="showed the observation"):
+        next(PimcBot(5, samples=3, model=HEURISTICS["tressette"]()).deals(decision))
