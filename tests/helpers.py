@@ -9,7 +9,8 @@ from collections.abc import Iterator, Mapping, Sequence
 import osteria
 from osteria.bots import Bot
 from osteria.cards import CARD_STRINGS, parse_card
-from osteria.engine import Match
+from osteria.engine import Drawing, Match
+from osteria.rules.tressette import TressetteDeal
 
 
 def fill_hands(game: str, fixed: Sequence[str], seats: int | None = None, **options: object) -> list[list[int]]:
@@ -139,3 +140,8 @@ def play_deal(match: Match, bots: Mapping[int, Bot], others: random.Random) -> N
         action = bots[seat].act(obs, legal) if seat in bots else others.choice(legal)
         assert action in legal
         match.play(action)
+
+
+def as_drawn(deal: TressetteDeal) -> Drawing:
+    """A Tressette deal, as a search that drew its hands would hand it to a reader of the play."""
+    return Drawing(deal.dealt[1], tuple(deal.history), deal.copy)

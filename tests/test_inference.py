@@ -19,7 +19,7 @@ from osteria.engine import Drawing, Match
 from osteria.rules.tressette import TressetteDeal
 from osteria.sampling import Unsatisfiable, shows
 
-from helpers import play_deal, play_random_action
+from helpers import as_drawn, play_deal, play_random_action
 
 
 def heuristic_action(match: Match) -> str:
@@ -57,7 +57,7 @@ def test_the_true_deal_of_rule_based_play_explains_it_fully() -> None:
         decision = Decision.of(match.observation(deal.to_move))
         assert weight(decision, Drawing.of(deal.copy()), model) == 1.0
         if isinstance(deal, TressetteDeal):  # handed out as dealt: read from the hands drawn
-            assert weight(decision, Drawing(deal.dealt[1], tuple(deal.history), deal.copy), model) == 1.0
+            assert weight(decision, as_drawn(deal), model) == 1.0
 
 
 def test_each_action_the_model_would_not_choose_costs_the_deal_misread() -> None:
@@ -82,7 +82,7 @@ def test_each_action_the_model_would_not_choose_costs_the_deal_misread() -> None
     expected = 1.0 if decider == 2 else MISREAD ** 2
     assert weight(decision, Drawing.of(deal.copy()), model) == expected
     assert isinstance(deal, TressetteDeal)
-    assert weight(decision, Drawing(deal.dealt[1], tuple(deal.history), deal.copy), model) == expected
+    assert weight(decision, as_drawn(deal), model) == expected
 
 
 def test_a_game_that_cannot_replay_its_deals_is_not_weighted() -> None:

@@ -12,15 +12,12 @@ import osteria
 from osteria.bots import HEURISTICS
 from osteria.bots.inference import asked_surprises
 from osteria.bots.search import Decision
-from osteria.engine import Drawing, Match
+from osteria.engine import Match
 from osteria.rules.tressette import ACCUSO_BASE, TressetteDeal
 
+from helpers import as_drawn
+
 pytest.importorskip("numba")
-
-
-def as_drawn(deal: TressetteDeal) -> Drawing:
-    """The true deal, as a search that drew its hands would hand it to the reader."""
-    return Drawing(deal.dealt[1], tuple(deal.history), deal.copy)
 
 
 def mixed_action(match: Match, rng: random.Random, slip: float) -> str:
