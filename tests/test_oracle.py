@@ -197,3 +197,37 @@ def test_where_each_plays_for_himself_the_oracle_plays_the_card_of_the_best_cont
         match.play(rng.choice(match.legal_actions()))
     chosen = oracle.choose(match, seat)
     assert values[chosen] == min(values.values())  # points are poison
+
+
+@pytest.mark.parametrize("game", ["calabresella", "quattrigghiu", "sancagna"])
+def test_the_card_play_oracle_decides_all_but_the_cards_as_the_rule_does(game: str) -> None:
+    """``oracle-play`` cheats in the card play alone: every other decision is the rule-based
+    player's own, and its cards are the full oracle's."""
+    import random
+
+    match = osteria.new_match(game, seed="oracle/split")
+    full, split = OraclePlayer(game), OraclePlayer(game, card_play_only=True)
+    for oracle in (full, split):
+        oracle.begin_match(0, "oracle")
+    rng = random.Random(3)
+    other_kinds = cards = 0
+    while not match.deal_due and (other_kinds < 3 or cards < 3):
+        seat = match.decider
+        assert seat is not None
+        deal = match.deal
+        assert deal is not None
+        actions = {deal.action_str(a): a for a in deal.legal()}
+        if len(actions) > 1:
+            if OraclePlayer.card_play_choice(deal, actions):
+                cards += 1
+                assert split.choose(match, seat) == full.choose(match, seat)
+            else:
+                other_kinds += 1
+                assert split.choose(match, seat) == heuristic_choice(match, seat)
+        match.play(rng.choice(match.legal_actions()))
+    assert cards and other_kinds
+
+
+def test_the_arena_seats_the_card_play_oracle_by_name() -> None:
+    report = run(Config("calabresella", ("oracle-play", "heuristic"), deals=1, seed=11))
+    assert report.as_json()["boards"] == 1

@@ -155,7 +155,8 @@ def _parser() -> argparse.ArgumentParser:
     arena = sub.add_parser("arena", help="measure bots by duplicate deals",
                            description="Duplicate deals with every seat rotation; rules options follow the game.")
     arena.add_argument("game", choices=list(GAMES), metavar="GAME", help=f"the game: {', '.join(GAMES)}")
-    arena.add_argument("--players", required=True, help=f"comma-separated bots: {bots}; or outside engines: "
+    arena.add_argument("--players", required=True, help=f"comma-separated bots: {bots}; the cheating bounds "
+                       "oracle (it sees every hand) and oracle-play (in the card play alone); or outside engines: "
                        "cmd:COMMAND, cmd:COMMAND?NAME=VALUE&... with the engine's options")
     arena.add_argument("--deals", type=int, default=100, help="boards (deals) to play (100)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the boards (0)")

@@ -1,6 +1,8 @@
 """The arena's oracle: it CHEATS, seeing every hand and the shuffles to come, to mark the ceiling
 that honest play is measured against. It is handed the match itself, which no bot ever is, and
-is never a bot for people or tables.
+is never a bot for people or tables. ``oracle-play`` cheats in the card play alone (every other
+decision the rule-based player's): beside the oracle's own line, it tells how much of the
+oracle's lead is its card play and how much the rest (bids, calls, discards, call-outs).
 
 It values every option of a decision on the true deal, in the unit the arena scores a board in
 (the seat's deltas over the board's deals: a deal, or a Sancagna smazzata), and plays the best,
@@ -66,11 +68,13 @@ MAX_NODES = 2_000_000
 
 
 class OraclePlayer:
-    """CHEATS: it sees every hand. The arena's upper bound, never a bot for people or tables."""
+    """CHEATS: it sees every hand. The arena's upper bound, never a bot for people or tables.
+    ``card_play_only``: it cheats in the card play alone and makes every other decision as the
+    rule-based player does (``oracle-play``)."""
 
-    name = "oracle"
-
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, *, card_play_only: bool = False) -> None:
+        self.name = "oracle-play" if card_play_only else "oracle"
+        self.card_play_only = card_play_only
         self.heuristic: Bot | None = HEURISTICS[game]() if game in HEURISTICS else None
         self.deck_size = len(GAMES[game].deck.cards)
         self.valuer: PimcBot | None = None
@@ -90,6 +94,9 @@ class OraclePlayer:
             return next(iter(actions))
         sense = match.game.sense
         if self.heuristic is not None and not self.card_play_choice(deal, actions):
+            if self.card_play_only:
+                observation = match.observation(seat)
+                return self.heuristic.act(observation, observation["legal_actions"])
             values = self.option_values(match, seat, actions)
             return max(values, key=lambda text: sense * values[text])
         if len(actions) > WIDEST:

@@ -102,17 +102,17 @@ class EnginePlayer:
         self.bot.close()
 
 
-PLAYERS = ("oracle",)  # seated by the arena itself, beside the bots
+PLAYERS = ("oracle", "oracle-play")  # seated by the arena itself, beside the bots
 
 
 def make_player(spec: str, *, game: str, time_control: TimeControl, start_limit: float,
                 known_v1: bool = False) -> Player:
-    """A player from its name: a bot (``random``...), ``oracle``, or ``cmd:COMMAND`` for an
+    """A player from its name: a bot (``random``...), ``oracle`` or ``oracle-play``, or ``cmd:COMMAND`` for an
     outside engine (``known_v1``: one known to speak version 1 of the protocol)."""
     if spec.startswith("cmd:"):
         return EnginePlayer(spec, game, time_control=time_control, start_limit=start_limit, known_v1=known_v1)
-    if spec == "oracle":
-        return OraclePlayer(game)
+    if spec in PLAYERS:
+        return OraclePlayer(game, card_play_only=spec == "oracle-play")
     return BotPlayer(spec, game)
 
 
