@@ -7,6 +7,8 @@
 For every game, each line an arena run of two players on the same duplicate boards:
 
 - the oracle (it sees every hand) against the rule-based player: the ceiling of honest play;
+- the oracle in the card play alone (``oracle-play``: every other decision the rule-based
+  player's) against the rule-based player: how much of the ceiling is the card play's;
 - each honest searching or learned player against the rule-based player, and the share of the
   oracle's lead that it wins;
 - the rule-based player against random at every seat count the game allows;
@@ -147,6 +149,12 @@ def quarter(oracle: Line) -> float | None:
     return abs(oracle.advantage.mean) / 4 if oracle.advantage else None
 
 
+def boards(line: Line) -> int:
+    """The boards a measured line played (0 before): the oracle in the card play alone plays at
+    least the oracle's boards, so that the two are compared on the same cards."""
+    return line.advantage.n if line.advantage else 0
+
+
 def cell(line: Line, goal: float | None) -> str:
     if line.advantage is None:
         return "| not measured yet | |"
@@ -181,7 +189,8 @@ def main() -> None:
         "score per board minus the second's, with its 95% confidence interval; it is positive when the",
         "first player is better, whichever way the game counts. `oracle` cheats: it sees every hand,",
         "values each bid, call and discard by solving it on the true deal, and so marks how far honest",
-        "play could go. `pimc`, `ismcts` and `hybrid` think 0.1 s a move, `difficile` too and `maestro`",
+        "play could go; `oracle-play` cheats in the card play alone, and shows how much of that is the",
+        "card play's. `pimc`, `ismcts` and `hybrid` think 0.1 s a move, `difficile` too and `maestro`",
         "1 s; in Tressette `pimc` and both levels read the others' play (docs/ai.md). Each line plays boards until its",
         "interval is at most a quarter of the oracle's lead over the rule-based player (Tressette's",
         "oracle and strongest honest player at least 1,000 boards, every line of the level ladder at",
@@ -194,13 +203,15 @@ def main() -> None:
         "digit.",
         "",
     ]
-    shares, ladders = [], []
+    shares, ladders, splits = [], [], []
     for game in args.games.split(","):
         rules = osteria.game_rules(game)
         floor = FLOOR.get(game, 0)
         strongest = STRONGEST.get(game, "hybrid")
         oracle = measure.measure(Line(game, ("oracle", "heuristic"), floor=floor), None)
         goal = quarter(oracle)
+        # Each seat count's oracle, and the oracle in the card play alone there.
+        split = [(oracle, measure.measure(Line(game, ("oracle-play", "heuristic"), floor=boards(oracle)), goal))]
         honest = [measure.measure(Line(game, (p, "heuristic"),
                                        floor=max(floor, LADDER_FLOOR) if p == strongest else 0), goal)
                   for p in HONEST if refusal(p, game) is None]
@@ -216,6 +227,8 @@ def main() -> None:
                 ceiling = measure.measure(Line(game, ("oracle", "heuristic"), seats=n), None)
                 honest_n = measure.measure(Line(game, (strongest, "heuristic"), seats=n), quarter(ceiling))
                 others.append((ceiling, honest_n))
+                split.append((ceiling, measure.measure(Line(game, ("oracle-play", "heuristic"), seats=n,
+                                                            floor=boards(ceiling)), quarter(ceiling))))
         aim = f"±{goal:.3f}" if goal is not None else "unknown until the oracle is measured"
         if others:
             aim += (f" ({rules.seats} seats; the oracle and {strongest} at the other seat counts aim at a quarter "
@@ -227,8 +240,10 @@ def main() -> None:
         pairs = sorted([(oracle, best), *others], key=lambda pair: pair[0].seats or rules.seats)
         # Each line's interval aims at a quarter of the oracle's lead at its own seat count where
         # the oracle was measured there, else at the game's.
-        rows = [*((line, goal) for line in [oracle, *honest, *over_random, *ladder]),
-                *((line, quarter(ceiling)) for ceiling, honest_best in others for line in (ceiling, honest_best))]
+        rows = [*((line, goal) for line in [oracle, split[0][1], *honest, *over_random, *ladder]),
+                *((line, quarter(ceiling))
+                  for (ceiling, honest_best), (_, card_play) in zip(others, split[1:], strict=True)
+                  for line in (ceiling, card_play, honest_best))]
         for line, own in rows:
             lines.append(f"| {line.players[0]} vs {line.players[1]} | {line.seats or rules.seats} "
                          f"{cell(line, own)} `{line.command()}` |")
@@ -243,6 +258,11 @@ def main() -> None:
                 a = honest_best.advantage if honest_best else None
                 shares.append(f"| {game} | {seats} | {strongest} | {a.n if a else ''} | {a or 'not measured yet'} "
                               f"| {ceiling.advantage or 'not measured yet'} | |")
+        for ceiling, card_play in sorted(split, key=lambda pair: pair[0].seats or rules.seats):
+            o, c = ceiling.advantage, card_play.advantage
+            share = f"{c.mean / o.mean:.0%}" if o and c and o.mean > 0 else ""
+            splits.append(f"| {game} | {ceiling.seats or rules.seats} | {o or 'not measured yet'} "
+                          f"| {c.n if c else ''} | {c or 'not measured yet'} | {share} |")
         steps = {("difficile", "medio"): best, **{line.players: line for line in ladder}}
         for pair in LADDER:
             step = steps[pair]
@@ -257,6 +277,13 @@ def main() -> None:
               "The share is asked at every seat count a game allows.",
               "", "| game | seats | player | boards | its advantage (95%) | the oracle's | share of the oracle's |",
               "| --- | --- | --- | --- | --- | --- | --- |", *shares, "",
+              "## Where the oracle's lead lies", "",
+              "The oracle in the card play alone (`oracle-play`: its cards the oracle's, every bid, call,",
+              "discard, call-out, accuso and cenno the rule-based player's) against the rule-based player:",
+              "the part of the oracle's lead that its card play wins. The rest is what seeing every card",
+              "(the widow, the partner's hand, the deals to come) is worth in the other decisions.", "",
+              "| game | seats | the oracle's lead | boards | the oracle in the card play alone | its share |",
+              "| --- | --- | --- | --- | --- | --- |", *splits, "",
               "## The levels", "",
               "Each level against the one below it. `medio` is the rule-based player and `difficile` the",
               "strongest honest player at 0.1 s a move, so their line is that player's against the",

@@ -74,6 +74,20 @@ def test_the_share_is_written_at_every_seat_count(tmp_path: Path) -> None:
     assert text.index("| traversone | 3 |") < text.index("| traversone | 4 |")
 
 
+def test_the_oracles_lead_is_split_into_its_card_play_and_the_rest(tmp_path: Path) -> None:
+    # The oracle in the card play alone, beside the oracle, at each seat count where both are kept.
+    keep(tmp_path, "calabresella-oracle-heuristic", ("oracle", "heuristic"), [2.0, 0.0] * 50, game="calabresella")
+    keep(tmp_path, "calabresella-oracle-play-heuristic", ("oracle-play", "heuristic"), [0.5, 0.0] * 50,
+         game="calabresella")
+    keep(tmp_path, "calabresella-5-oracle-heuristic", ("oracle", "heuristic"), [1.0, 0.0] * 50, game="calabresella",
+         seats=5)
+    text = written_page(tmp_path, "calabresella")
+    assert "| oracle-play vs heuristic | 3 | 100 | +0.250 ± 0.049 |" in text
+    assert "| calabresella | 3 | +1.000 ± 0.197 | 100 | +0.250 ± 0.049 | 25% |" in text
+    assert "| calabresella | 5 | +0.500 ± 0.098 |  | not measured yet |  |" in text
+    assert "| calabresella | 4 | not measured yet |  | not measured yet |  |" in text
+
+
 def test_a_bad_game_is_refused_with_a_message(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--games", "briscola", "--held-only",
                            "--results", str(tmp_path), "--out", str(tmp_path / "page.md")],
