@@ -15,7 +15,7 @@ from osteria.bots.hybrid import HybridBot
 from osteria.bots.inference import BATCH, MISREAD, weight
 from osteria.bots.pimc import PimcBot
 from osteria.bots.search import Decision
-from osteria.engine import Drawing, Match
+from osteria.engine import Deal, Drawing, Match
 from osteria.rules.tressette import TressetteDeal
 from osteria.sampling import Unsatisfiable, shows
 
@@ -29,7 +29,8 @@ def heuristic_action(match: Match) -> str:
     return HEURISTICS["tressette"]().act(obs, obs["legal_actions"])
 
 
-@pytest.mark.parametrize(("game", "seats"), [("tressette", 4), ("calabresella", 3), ("calabresella", 5)])
+@pytest.mark.parametrize(("game", "seats"), [("tressette", 4), ("calabresella", 3), ("calabresella", 5),
+                                           ("sancagna", 4)])
 def test_a_deal_as_dealt_replays_to_the_same_deal(game: str, seats: int) -> None:
     rng = random.Random(4)
     for seed in range(30):
@@ -86,11 +87,44 @@ def test_each_action_the_model_would_not_choose_costs_the_deal_misread() -> None
 
 
 def test_a_game_that_cannot_replay_its_deals_is_not_weighted() -> None:
-    match = osteria.new_match("sancagna", seed=3)
+    match = osteria.new_match("quattrigghiu", seed=3)
     deal = match.deal
     assert deal is not None and deal.as_dealt() is None
     decision = Decision.of(match.observation(deal.decider(deal.to_move)))
-    assert weight(decision, Drawing.of(deal.copy()), HEURISTICS["sancagna"]()) is None
+    assert weight(decision, Drawing.of(deal.copy()), HEURISTICS["quattrigghiu"]()) is None
+
+
+def as_seen(deal: Deal, seat: int) -> Deal:
+    """``deal`` as a search from ``seat``'s observation samples it: the true hands, and the
+    history's actions that the seat saw."""
+    seen = deal.as_dealt()
+    assert seen is not None
+    for actor, action in deal.history:
+        if deal.seen_action(seat, actor, action) is not None:
+            seen.apply(action)
+    return seen
+
+
+def test_the_other_sides_unseen_cenni_are_no_surprise() -> None:
+    # In Sancagna a cenno is seen by the partner alone. Read from an opponent's seat, a deal the
+    # rule-based players played, every true cenno made at its maker's first turn, is explained
+    # in full by the true hands: the model makes the cenno the reader did not see, then plays
+    # the card seen.
+    model = HEURISTICS["sancagna"]()
+    unseen_cenni = 0
+    for seed in range(4):
+        match = osteria.new_match("sancagna", seed=seed)
+        while not match.deal_due:
+            seat = match.decider
+            assert seat is not None
+            deal = match.deal
+            assert deal is not None
+            unseen_cenni += sum(deal.seen_action(seat, s, a) is None for s, a in deal.history)
+            decision = Decision.of(match.observation(seat))
+            assert weight(decision, Drawing.of(as_seen(deal, seat)), model) == 1.0
+            obs = match.observation(seat)
+            match.play(model.act(obs, obs["legal_actions"]))
+    assert unseen_cenni
 
 
 def hidden_cards_placed(decision: Decision, sampled: TressetteDeal, truth: TressetteDeal) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from osteria.engine import Deal, Drawing
+from osteria.engine import Action, Deal, Drawing
 
 if TYPE_CHECKING:
     from osteria.bots.base import Bot
@@ -58,12 +58,24 @@ def asked_surprises(decision: Decision, deal: Deal, model: Bot) -> int | None:
     surprises = 0
     for seat, action in deal.history:
         if replay.decider(seat) != observer:  # its own choices tell the seat nothing
-            legal = replay.legal()
-            if len(legal) > 1:
-                seen, legal_strs = decision.seen_in(replay)
-                chosen = replay.parse_action(model.act(seen, legal_strs))
-                card = replay.card_of(action)
-                if chosen != action and (card is None or replay.card_of(chosen) != card):
-                    surprises += 1
+            chosen = asked(decision, replay, model)
+            # An action the observer could not have seen (a Sancagna cenno to the other side's
+            # partner) is not in the history it saw, yet the seat may have made it: the model
+            # makes it, the replay goes on from there, and the model is asked again.
+            while chosen is not None and chosen != action and replay.seen_action(observer, seat, chosen) is None:
+                replay.apply(chosen)
+                chosen = asked(decision, replay, model)
+            card = replay.card_of(action)
+            if chosen is not None and chosen != action and (card is None or replay.card_of(chosen) != card):
+                surprises += 1
         replay.apply(action)
     return surprises
+
+
+def asked(decision: Decision, replay: Deal, model: Bot) -> Action | None:
+    """The action ``model`` chooses for the seat to move in ``replay``, from that seat's own view;
+    None where it has no choice."""
+    if len(replay.legal()) < 2:
+        return None
+    seen, legal = decision.seen_in(replay)
+    return replay.parse_action(model.act(seen, legal))

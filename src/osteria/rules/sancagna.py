@@ -212,6 +212,8 @@ class SancagnaDeal(Deal):
                  turned: int, bottom: int, tally: Sequence[int]) -> None:
         self.seats = 4
         self.dealer = dealer
+        # What was dealt, for a search that replays a sampled deal from its start (``as_dealt``).
+        self.dealt = (game, tuple(tuple(hand) for hand in hands), turned, bottom, tuple(tally))
         self.a_mente: bool = game.options["a_mente"]
         self.tavola: bool = game.options["tavola"]
         self.hands = [sum(1 << c for c in hand) for hand in hands]
@@ -232,6 +234,10 @@ class SancagnaDeal(Deal):
         self.carry = [0, 0]
         self.last_trick: tuple[int, tuple[int, ...], int] | None = None  # leader, cards, winner
         self.history: list[tuple[int, int]] = []
+
+    def as_dealt(self) -> SancagnaDeal:
+        game, hands, turned, bottom, tally = self.dealt
+        return SancagnaDeal(game, self.dealer, hands, turned, bottom, tally)
 
     # -- legal actions --------------------------------------------------------------------------
 
