@@ -95,8 +95,7 @@ class OraclePlayer:
         sense = match.game.sense
         if self.heuristic is not None and not self.card_play_choice(deal, actions):
             if self.card_play_only:
-                observation = match.observation(seat)
-                return self.heuristic.act(observation, observation["legal_actions"])
+                return self.rule_choice(match, seat)
             values = self.option_values(match, seat, actions)
             return max(values, key=lambda text: sense * values[text])
         if len(actions) > WIDEST:
@@ -118,8 +117,7 @@ class OraclePlayer:
         """The value for ``seat`` of the options it weighs (see the module's docstring): by the
         solver's continuations, or, where a solve does not finish, by the rule-based player's."""
         assert self.heuristic is not None
-        observation = match.observation(seat)
-        proposal = self.heuristic.act(observation, observation["legal_actions"])
+        proposal = self.rule_choice(match, seat)
         weighed = candidates(proposal, list(actions), BREADTH, self.rng)
         deadline = time.perf_counter() + DECISION_SECONDS
         values: dict[str, float] = {}
@@ -131,6 +129,12 @@ class OraclePlayer:
                 return {t: self.playout(match, seat, actions[t]) for t in weighed[:len(values) + 1]}
             values[text] = value
         return values
+
+    def rule_choice(self, match: Match, seat: int) -> str:
+        """What the rule-based player chooses for ``seat`` from its own observation of ``match``."""
+        assert self.heuristic is not None
+        observation = match.observation(seat)
+        return self.heuristic.act(observation, observation["legal_actions"])
 
     def playout(self, match: Match, seat: int, action: int) -> float:
         """The seat's deltas to the end of the board, ``action`` played on a copy of the match and
@@ -168,8 +172,7 @@ class OraclePlayer:
                     continue
             decider = board.decider
             assert decider is not None
-            observation = board.observation(decider)
-            board.play(self.heuristic.act(observation, observation["legal_actions"]))
+            board.play(self.rule_choice(board, decider))
 
     def end_match(self) -> list[dict[str, Any]]:
         return []
