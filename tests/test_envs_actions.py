@@ -4,6 +4,7 @@ actions, no more and no fewer."""
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from math import comb
 
 import numpy as np
@@ -323,3 +324,45 @@ def test_a_choice_lacking_some_sets_is_narrowed_on_its_spellings() -> None:
     left_out = deal.action_str(deal.legal()[0]).split()[1:]
     after = choice.after(["scarto", *left_out[:3]])
     assert space.step_index(left_out[3]) not in after.steps(), "the scarto left out cannot be completed"
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**20), rng=st.randoms(use_true_random=False))
+def test_a_decision_offered_by_card_sets_walks_as_its_spellings_do(seed: int, rng: random.Random) -> None:
+    # The environments' scarto is never listed: the deal names the cards and how many, and the
+    # choice on them gives the masks, the refusals, the reachable actions and the action that
+    # narrowing every listed scarto's spelling gives.
+    match = caller_at_scarto(seed)
+    deal = match.deal
+    assert deal is not None and deal.card_sets() is not None
+    space = StepActions(encoding("calabresella", 3))
+    offered = space.decision(deal)
+    assert isinstance(offered, CardSetChoice)
+    spellings = spelled_choices(space, deal, deal.legal())
+    spelled = SpelledChoice(space, [(s, a, 0, s[0]) for s, a in spellings], [])
+    assert walk_alike(offered, spelled, rng, space.words) in deal.legal()
+    assert not space._start_of_action, "no scarto was spelled"
+
+
+@pytest.mark.parametrize(("game", "seats"), SETUPS)
+def test_a_deals_card_sets_are_its_legal_actions(game: str, seats: int) -> None:
+    # Where a deal offers its decision as sets of cards, those sets are exactly its legal
+    # actions, one each; everywhere else it offers none.
+    offered = 0
+    for seed in range(6):
+        match = osteria.new_match(game, seats=seats, seed=seed)
+        rng = random.Random(seed)
+        deal = match.deal
+        assert deal is not None
+        while not deal.over:
+            sets = deal.card_sets()
+            if sets is not None:
+                offered += 1
+                cards = [1 << c for c in range(64) if sets.cards >> c & 1]
+                actions = [sets.action(sum(chosen)) for chosen in combinations(cards, sets.size)]
+                assert sorted(actions) == sorted(deal.legal()) and len(set(actions)) == len(actions)
+                assert all(deal.action_str(a).split()[0] == sets.word for a in actions)
+            legal = deal.legal()
+            bids = [a for a in legal if deal.action_str(a).startswith(("chiamo", "cedo"))]
+            match.apply(rng.choice(bids or legal))
+    assert offered or game != "calabresella" or seats != 3, "no scarto was met"

@@ -17,7 +17,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, Self, TypedDict, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, NotRequired, Self, TypedDict, cast
 
 from osteria.cards import CARD_STRINGS, RANKS, SUITS, Card, CardMask, Deck, make_rng, parse_card
 from osteria.i18n import AtSeat, Reason, Term
@@ -167,6 +167,17 @@ Terms = Mapping[str, Term]
 """A game's words, each with what it means (in English, for the catalogs to translate)."""
 
 
+class CardSets(NamedTuple):
+    """A decision whose legal actions are ``word`` with any ``size`` of ``cards``, each set one
+    action (Calabresella's scarto: 1,820 actions from sixteen cards): a caller may offer it card
+    by card without listing every action."""
+
+    word: str
+    cards: CardMask
+    size: int
+    action: Callable[[CardMask], Action]  # the action of a set of the cards
+
+
 class Deal(ABC):
     """One deal in progress. Actions are integers; the game maps them to and from strings."""
 
@@ -211,6 +222,11 @@ class Deal(ABC):
     @property
     def over(self) -> bool:
         return self.to_move is None
+
+    def card_sets(self) -> CardSets | None:
+        """The decision now as :class:`CardSets`, where its legal actions are every set of some
+        size of some cards; None (the default) otherwise."""
+        return None
 
     def action_str(self, action: Action) -> str:
         """The osteria/1 string of an action."""

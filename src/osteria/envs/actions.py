@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import combinations
 from typing import Any, TypeVar
 
 import numpy as np
 
+from osteria.cards import CARD_STRINGS, cards_of
 from osteria.engine import Deal, RulesError
 from osteria.envs.encoding import Block, Encoding, Mask, Vector
 
@@ -35,9 +37,10 @@ DONE = "done"  # the step that ends an action a longer legal action goes on from
 # An action as a sequence of parts: a word, or the cards named together (in any order).
 Part = str | frozenset[str]
 # The most spellings kept: a game's listed actions are a few hundred, and Calabresella's discards
-# of any four cards 91,390, which a long run meets nearly all of and needs at every scarto
-# (a bound below them empties the cache over and over: 2.5 times slower steps). Past this the
-# kept ones are dropped, so an action space with more can never hold more.
+# of any four cards 91,390, which a long run on words meets nearly all of and needs at every
+# scarto (a bound below them empties the cache over and over: 2.5 times slower steps; the
+# environments' decisions offer a scarto card by card and spell none). Past this the kept ones
+# are dropped, so an action space with more can never hold more.
 KEPT_SPELLINGS = 1 << 17
 K = TypeVar("K", int, str)  # what a spelling is kept by: the engine's integer, or the word
 V = TypeVar("V")  # what is kept
@@ -182,6 +185,7 @@ class StepActions(ActionSpace):
         self._index = {word: i for i, word in enumerate(self.words)}
         self.done_step = self._index[DONE]
         self._cards = set(enc.card_index)
+        self._card_of_step = {self._index[CARD_STRINGS[c]]: c for c in enc.rules.deck.cards}
         self._spellings: dict[str, Spelling] = {}
         # An environment asks twice at each step (the mask it shows, then the step taken on
         # it): the last choices are kept, which spares a pass over 1,820 scarti.
@@ -242,6 +246,20 @@ class StepActions(ActionSpace):
         now = self.extended(chosen, self.words[index])
         self._keep((tuple(legal), tuple(now)), after)
         return now, None
+
+    def decision(self, deal: Deal) -> Choice:
+        # A decision among every set of some cards is offered card by card, its actions never
+        # listed (Calabresella's scarto: 1,820 of them).
+        sets = deal.card_sets()
+        if sets is None:
+            return super().decision(deal)
+        step_of, card_of = self._index, self._card_of_step
+        cards = frozenset(step_of[CARD_STRINGS[c]] for c in cards_of(sets.cards))
+
+        def action_of(steps: frozenset[int]) -> int:
+            return sets.action(sum(1 << card_of[step] for step in steps))
+
+        return CardSetChoice(self, (frozenset((step_of[sets.word],)),), action_of, cards, sets.size)
 
     def spelling(self, action: str) -> Spelling:
         return _kept(self._spellings, action, self._spelled)
@@ -397,13 +415,13 @@ class CardSetChoice(Choice):
     names the action by its set. A spelled choice would pass over every action again at each
     step (1,820 scarti from sixteen cards)."""
 
-    __slots__ = ("by_set", "picked", "prefix", "size", "steps_of_sets")
+    __slots__ = ("action_of", "picked", "prefix", "size", "steps_of_sets")
 
-    def __init__(self, space: ActionSpace, prefix: Spelling, by_set: dict[frozenset[int], int],
+    def __init__(self, space: ActionSpace, prefix: Spelling, action_of: Callable[[frozenset[int]], int],
                  steps_of_sets: frozenset[int], size: int, picked: frozenset[int] = frozenset()) -> None:
         super().__init__(space)
         self.prefix = prefix  # the common parts still to spell, the first one's steps left
-        self.by_set = by_set  # each action by its set of steps
+        self.action_of = action_of  # the action of each set of steps
         self.steps_of_sets = steps_of_sets  # every step some set has
         self.size = size  # how many steps each set has
         self.picked = picked  # the steps of the set chosen so far
@@ -426,7 +444,7 @@ class CardSetChoice(Choice):
         steps: frozenset[int] = frozenset().union(*by_set)
         if len(by_set) != len(following) or len(by_set) != math.comb(len(steps), size):
             return None  # some sets are missing (or an action repeats one)
-        return CardSetChoice(space, prefix, by_set, steps, size)
+        return CardSetChoice(space, prefix, by_set.__getitem__, steps, size)
 
     def steps(self) -> list[int]:
         return sorted(self.prefix[0] if self.prefix else self.steps_of_sets - self.picked)
@@ -437,17 +455,18 @@ class CardSetChoice(Choice):
             if index not in prefix[0]:
                 raise space.refusal(index, chosen)
             rest = prefix[0] - {index}
-            return CardSetChoice(space, (rest, *prefix[1:]) if rest else prefix[1:], self.by_set,
+            return CardSetChoice(space, (rest, *prefix[1:]) if rest else prefix[1:], self.action_of,
                                  self.steps_of_sets, self.size)
         if index not in self.steps_of_sets or index in self.picked:
             raise space.refusal(index, chosen)
         picked = self.picked | {index}
         if len(picked) == self.size:
-            return self.by_set[picked]
-        return CardSetChoice(space, (), self.by_set, self.steps_of_sets, self.size, picked)
+            return self.action_of(picked)
+        return CardSetChoice(space, (), self.action_of, self.steps_of_sets, self.size, picked)
 
     def actions(self) -> set[int]:
-        return {action for steps, action in self.by_set.items() if self.picked <= steps}
+        left = sorted(self.steps_of_sets - self.picked)
+        return {self.action_of(self.picked.union(more)) for more in combinations(left, self.size - len(self.picked))}
 
 
 def _kept(cache: dict[K, V], key: K, make: Callable[[K], V]) -> V:

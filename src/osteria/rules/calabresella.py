@@ -13,6 +13,7 @@ from itertools import combinations
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, cards_of, mask_of, parse_card
 from osteria.engine import (
     JSON,
+    CardSets,
     DealResult,
     Game,
     IllegalAction,
@@ -223,6 +224,12 @@ class CalabresellaDeal(TrickDeal):
             if hand & SUIT_MASK[c // 13] & ~(1 << c):
                 actions.append(c + SIGNAL_STRIDE * STRISCIO)
         return actions
+
+    def card_sets(self) -> CardSets | None:
+        # The scarto, as legal() lists it: any four cards of the hand.
+        if self.phase != "scarto" or self.to_move is None:
+            return None
+        return CardSets("scarto", self.hands[self.to_move], DISCARDS, SCARTO.__or__)
 
     def why_illegal(self, action: int) -> Reason:
         seat = self.to_move
