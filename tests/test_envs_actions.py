@@ -20,6 +20,7 @@ from osteria.envs.actions import (
     DONE,
     CardSetChoice,
     Choice,
+    OneStepChoice,
     SpelledChoice,
     Spelling,
     StepActions,
@@ -366,3 +367,31 @@ def test_a_deals_card_sets_are_its_legal_actions(game: str, seats: int) -> None:
             bids = [a for a in legal if deal.action_str(a).startswith(("chiamo", "cedo"))]
             match.apply(rng.choice(bids or legal))
     assert offered or game != "calabresella" or seats != 3, "no scarto was met"
+
+
+@settings(max_examples=10, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32), rng=st.randoms(use_true_random=False))
+def test_a_decision_of_one_step_actions_walks_as_its_spellings_do(variant: tuple[str, int, dict], seed: int,
+                                                                    rng: random.Random) -> None:
+    # Where every legal action is one step (a card), the step names the action: the masks, the
+    # refusals and the actions are those of narrowing the spellings.
+    game, seats, options = variant
+    space = StepActions(encoding(game, seats, **options))
+    match = osteria.new_match(game, seats=seats, seed=seed, **options)
+    walked = 0
+    while match.decider is not None and not match.results:
+        deal = match.deal
+        assert deal is not None
+        legal = deal.legal()
+        choice = space.decision(deal)
+        if isinstance(choice, OneStepChoice):
+            spellings = spelled_choices(space, deal, legal)
+            spelled = SpelledChoice(space, [(s, a, 0, s[0]) for s, a in spellings], [])
+            assert walk_alike(choice, spelled, rng, space.words) in legal
+            walked += 1
+        else:
+            spellings = [space.spelling(deal.action_str(a)) for a in legal]
+            assert any(len(s) > 1 or len(s[0]) > 1 for s in spellings), "a decision of one-step actions"
+        bids = [a for a in legal if deal.action_str(a).startswith(("chiamo", "cedo"))]
+        match.apply(rng.choice(bids or legal))
+    assert walked

@@ -54,8 +54,9 @@ class ActionSpace:
     def __init__(self, enc: Encoding, blocks: Sequence[Block], size: int, longest: int) -> None:
         self.encoding = enc
         # Each action met, as it starts a decision's choice (its spelling, before any step), by
-        # the engine's integer.
+        # the engine's integer; and its one step where one step spells it, else -1.
         self._start_of_action: dict[int, Spelled] = {}
+        self._one_step: dict[int, int] = {}
         self.size = size
         self.longest = longest  # the most steps one action takes
         self.blocks = tuple(blocks)
@@ -114,6 +115,14 @@ class ActionSpace:
     def decision(self, deal: Deal) -> Choice:
         """The choice of the deal's legal actions now, before its first step (each action's
         spelling is read once, and kept by its integer)."""
+        legal = deal.legal()
+        # Most decisions are of actions one step each (a card): a step then names the action.
+        try:
+            by_step = {self._one_step[action]: action for action in legal}
+        except KeyError:  # an action not met yet
+            by_step = {_kept(self._one_step, action, self._only_step_of(deal)): action for action in legal}
+        if -1 not in by_step:
+            return OneStepChoice(self, by_step)
         starts, spelling, word = self._start_of_action, self.spelling, deal.action_str
         kept = starts.get
 
@@ -122,7 +131,14 @@ class ActionSpace:
             return spelled, action, 0, spelled[0]
 
         # Looked up inline first: nearly every action is kept already, and this runs at every decision.
-        return Choice.of_following(self, [kept(action) or _kept(starts, action, start) for action in deal.legal()])
+        return Choice.of_following(self, [kept(action) or _kept(starts, action, start) for action in legal])
+
+    def _only_step_of(self, deal: Deal) -> Callable[[int], int]:
+        """The one step that spells an action of ``deal``, or -1 where it takes more."""
+        def only_step(action: int) -> int:
+            spelling = self.spelling(deal.action_str(action))
+            return next(iter(spelling[0])) if len(spelling) == 1 and len(spelling[0]) == 1 else -1
+        return only_step
 
     def spelling(self, action: str) -> Spelling:
         """The parts that spell ``action``, each the steps that make it (a word, or a run of
@@ -352,6 +368,34 @@ class Choice:
     def actions(self) -> set[int]:
         """The engine's actions that the steps chosen so far can still be completed to."""
         raise NotImplementedError
+
+
+class OneStepChoice(Choice):
+    """A choice among actions of one step each: the step names the action."""
+
+    __slots__ = ("by_step",)
+
+    def __init__(self, space: ActionSpace, by_step: dict[int, int]) -> None:
+        super().__init__(space)
+        self.by_step = by_step  # each action by its step
+
+    def steps(self) -> list[int]:
+        return sorted(self.by_step)
+
+    def mask(self) -> Mask:
+        mask = bytearray(self.space.size)
+        for step in self.by_step:
+            mask[step] = 1
+        return np.frombuffer(mask, np.int8)
+
+    def choose(self, index: int, chosen: Sequence[str]) -> Choice | int:
+        action = self.by_step.get(index)
+        if action is None:
+            raise self.space.refusal(index, chosen)
+        return action
+
+    def actions(self) -> set[int]:
+        return set(self.by_step.values())
 
 
 class SpelledChoice(Choice):
