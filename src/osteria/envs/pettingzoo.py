@@ -135,10 +135,13 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def _select_decider(self) -> None:
+    def _select_decider(self, decider: int | None = None) -> None:
+        """Select the seat that decides now (``decider``, where the caller has read it)."""
         assert self.match is not None
-        decider = self._decider = self.match.decider
+        if decider is None:
+            decider = self.match.decider
         assert decider is not None
+        self._decider = decider
         self.agent_selection = self.possible_agents[decider]
         self._new_decision()
 
@@ -192,17 +195,18 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         deals = len(match.results)
         match.apply(action)
         self._choice = None
+        if len(match.results) == deals:  # the deal goes on
+            self._select_decider(match.decider)
+            return
         self._decider = match.decider
-        if len(match.results) > deals:
-            for seat, reward in enumerate(deal_rewards(match, self.reward)):
-                self.rewards[agent_name(seat)] = reward
-            self._rewarded = True
-            self._accumulate_rewards()
-            if self.episode == "deal" or match.finished:
-                self.terminations = {a: True for a in self.agents}
-        if not self.terminations[agent]:
-            if match.deal_due:  # a match episode goes on with the next deal
-                match.begin_deal()
+        for seat, reward in enumerate(deal_rewards(match, self.reward)):
+            self.rewards[agent_name(seat)] = reward
+        self._rewarded = True
+        self._accumulate_rewards()
+        if self.episode == "deal" or match.finished:
+            self.terminations = {a: True for a in self.agents}
+        else:  # a match episode goes on with the next deal
+            match.begin_deal()
             self._select_decider()
 
     def render(self) -> str | None:
