@@ -235,7 +235,8 @@ class Deal(ABC):
     def seen_action(self, seat: Seat, actor: Seat, action: Action) -> str | None:
         """An action of ``actor`` as ``seat`` saw it: its osteria/1 string, or a string that
         shows less (another seat's hidden cards left out), or None where ``seat`` saw nothing
-        of it. By default every action is public."""
+        of it. By default every action is public. It depends on the three alone, as long as
+        the game's options stay the same (the environments keep what it gives by them)."""
         return self.action_str(action)
 
     def action_strs(self, actions: Sequence[Action]) -> list[str]:

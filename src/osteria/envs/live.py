@@ -43,6 +43,10 @@ class Table(Protocol):
     def totals(self) -> list[int]: ...
 
 
+# The most history entries kept a seat (their places in its vector): a game's listed actions
+# by its actors are some thousands.
+KEPT_ENTRIES = 1 << 15
+
 # A vector being written: float32 items set one by one, several times cheaper than numpy's
 # (a seat's state is a few dozen of them), handed out as a numpy array on the same memory.
 Planes: TypeAlias = "array[float]"
@@ -110,11 +114,31 @@ class LiveEncoding:
         # What a history entry sets depends only on the text the seat saw and on who acted,
         # counted from the seat: the places it sets are kept by those two.
         self._marks: dict[tuple[int, str], list[int]] = {}
+        # And what a seat sees of an action depends only on the seat, the actor and the action
+        # (``Deal.seen_action``): each seat's places are kept by actor and action as well.
+        self._seen: list[dict[tuple[int, int], list[int]]] = [{} for _ in range(n)]
 
     def follow(self, match: Table | None) -> None:
         """Encode another match from now on (the places history entries set are kept)."""
         self.match = match
         self._seats: list[SeatPlanes | None] = [None] * self.encoding.seats
+
+    def _seen_marks(self, deal: Deal, seat: int, entry: tuple[int, int]) -> list[int]:
+        """The places a history entry sets in the seat's vector (none where the seat saw nothing
+        of it), kept for the next time; a full keep is emptied first (Calabresella's scarti are
+        91,390 actions)."""
+        actor, action = entry
+        words = deal.seen_action(seat, actor, action)
+        found: list[int] = []
+        if words is not None:
+            key = ((actor - seat) % self.encoding.seats, words)
+            marks = self._marks.get(key)
+            found = self._marks[key] = self._marks_of(*key) if marks is None else marks
+        seen = self._seen[seat]
+        if len(seen) >= KEPT_ENTRIES:
+            seen.clear()
+        seen[entry] = found
+        return found
 
     def _marks_of(self, actor: int, text: str) -> list[int]:
         """The places an entry of the history sets, for the seat 0 and an actor counted from it."""
@@ -140,16 +164,13 @@ class LiveEncoding:
             _totals(e, kept.planes, match, kept)  # the totals change only as a deal ends
         history = deal.history
         if kept.seen < len(history):
-            seen_action, marks, n, planes = deal.seen_action, self._marks, e.seats, kept.planes
-            for actor, action in history[kept.seen:]:
-                words = seen_action(seat, actor, action)
-                if words is not None:
-                    key = ((actor - seat) % n, words)
-                    found = marks.get(key)
-                    if found is None:
-                        found = marks[key] = self._marks_of(*key)
-                    for i in found:
-                        planes[i] = 1.0
+            seen, planes = self._seen[seat], kept.planes
+            for entry in history[kept.seen:]:
+                found = seen.get(entry)
+                if found is None:
+                    found = self._seen_marks(deal, seat, entry)
+                for i in found:
+                    planes[i] = 1.0
             kept.seen = len(history)
         if spec.update is not None:
             spec.update(e, kept.view, deal, seat, kept)
