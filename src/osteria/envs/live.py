@@ -187,25 +187,25 @@ def _totals(e: Encoding, v: Planes, match: Table, kept: SeatPlanes) -> None:
         v[base + rel[seat]] = min(max(total / scale, -10.0), 10.0)
 
 
-def _common_state(e: Encoding, v: Planes, match: Table, kept: SeatPlanes,
-                  hand: int, hands: list[int], leader: int | None, trick: list[int], last_winner: int | None,
-                  tricks: int) -> None:
+def _common_state(e: Encoding, v: Planes, match: Table, kept: SeatPlanes, deal: Deal, me: int,
+                  last_winner: int | None, tricks: int) -> None:
     """The common blocks but ``played`` and ``dealer``: the seat's hand, the trick and who led
     it, the hand sizes, the seat to move, the last trick's winner, tricks played, and the
-    totals once the deal is over (the kept planes have them until then)."""
-    places = kept.places
+    totals once the deal is over (the kept planes have them until then). The seat to move is
+    the deal's: a match is over only once a deal is, when no seat is to move."""
+    places, hands, leader = kept.places, deal.hands, deal.leader
     at = places.hand
-    for c in cards_of(hand):
+    for c in cards_of(hands[me]):
         v[at[c]] = 1.0
     if leader is not None:
         n, rows = e.seats, places.trick
-        for i, c in enumerate(trick):
+        for i, c in enumerate(deal.trick):
             v[rows[(leader + i) % n][c]] = 1.0
         v[places.trick_leader[leader]] = 1.0
     at, sizes = places.hand_sizes, kept.sizes
     for seat, h in enumerate(hands):
         v[at[seat]] = sizes[h.bit_count()]
-    to_move = match.to_move
+    to_move = deal.to_move
     if to_move is not None:
         v[places.to_move[to_move]] = 1.0
     else:
@@ -244,8 +244,7 @@ def _tressette_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
 def _tressette_state(e: Encoding, v: Planes, match: Table, deal: Deal, me: int,
                   kept: SeatPlanes) -> None:
     n, d, o, at = e.seats, e.deck_size, e.offsets, e.deck_position
-    _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
-                  _winner(deal.last_trick), deal.tricks_done)
+    _common_state(e, v, match, kept, deal, me, _winner(deal.last_trick), deal.tricks_done)
     for seat in deal.morto:
         if seat != me:
             row = o["open_hands"] + ((seat - me) % n - 1) * d
@@ -266,8 +265,7 @@ def _traversone_constant(e: Encoding, v: Vector, deal: Deal, me: int) -> None:
 def _traversone_state(e: Encoding, v: Planes, match: Table, deal: Deal, me: int,
                       kept: SeatPlanes) -> None:
     n, o = e.seats, e.offsets
-    _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
-                  _winner(deal.last_trick), deal.tricks_done)
+    _common_state(e, v, match, kept, deal, me, _winner(deal.last_trick), deal.tricks_done)
     base = o["thirds"]
     for seat, thirds in enumerate(deal.taken):
         v[base + (seat - me) % n] = min(thirds / 36, 3.0)
@@ -301,8 +299,7 @@ def _thirds_summed(count: int) -> float:
 def _sancagna_state(e: Encoding, v: Planes, match: Table, deal: Deal, me: int,
                     kept: SeatPlanes) -> None:
     n, o = e.seats, e.offsets
-    _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
-                  _winner(deal.last_trick), deal.tricks_done)
+    _common_state(e, v, match, kept, deal, me, _winner(deal.last_trick), deal.tricks_done)
     if deal.caller is not None:
         v[o["calling"] + (deal.caller - me) % n] = 1.0
     found = [seat for seat, _ in deal.found]
@@ -341,8 +338,7 @@ def _quattrigghiu_state(e: Encoding, v: Planes, match: Table, deal: Deal, me: in
     n, o, at = e.seats, e.offsets, e.deck_position
     tricks = deal.tricks
     shown = tricks[quattrigghiu.forgotten_basi(len(tricks)):]
-    _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
-                  shown[-1][2] if shown else None, len(tricks))
+    _common_state(e, v, match, kept, deal, me, shown[-1][2] if shown else None, len(tricks))
     v[o["phase"] + enc_module.QUATTRIGGHIU_PHASES.index(deal.phase)] = 1.0
     if deal.caller >= 0:
         v[o["caller"] + (deal.caller - me) % n] = 1.0
@@ -366,8 +362,7 @@ def _calabresella_seen(e: Encoding, v: Vector, me: int, actor: int, text: str) -
 def _calabresella_state(e: Encoding, v: Planes, match: Table, deal: Deal, me: int,
                         kept: SeatPlanes) -> None:
     n, o, at = e.seats, e.offsets, e.deck_position
-    _common_state(e, v, match, kept, deal.hands[me], deal.hands, deal.leader, deal.trick,
-                  _winner(deal.last_trick), deal.tricks_done)
+    _common_state(e, v, match, kept, deal, me, _winner(deal.last_trick), deal.tricks_done)
     v[o["phase"] + enc_module.CALABRESELLA_PHASES.index(deal.phase)] = 1.0
     if deal.contract is not None:
         v[o["contract"] + ("chiamata", "sola").index(deal.contract)] = 1.0
