@@ -26,9 +26,13 @@ def test_the_same_seed_plays_the_same_deals() -> None:
 def test_the_report_gives_each_layers_overhead_against_the_engine() -> None:
     lines: list[str] = []
     report(["quattrigghiu"], seconds=0.0, out=lines.append)
-    assert [line.split()[:2] for line in lines[1:]] == [["quattrigghiu", layer]
-                                                        for layer in ("engine", "pettingzoo", "openspiel")]
+    assert [line.split()[:2] for line in lines[1:4]] == [["quattrigghiu", layer]
+                                                         for layer in ("engine", "pettingzoo", "openspiel")]
     assert lines[1].endswith("1.0x")
+    # Then the PettingZoo layer against its goal, with the overhead of its line above.
+    overhead = lines[2].split()[-1]
+    assert lines[4].startswith("goal") and lines[5].split()[:3] == ["quattrigghiu", "pettingzoo", overhead + ","]
+    assert lines[5].endswith(("goal at most 5x: met", "goal at most 5x: not met"))
 
 
 def test_the_layers_take_turns_and_each_gives_its_median_round(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -45,3 +49,17 @@ def test_the_layers_take_turns_and_each_gives_its_median_round(monkeypatch: pyte
     speeds = speed.layer_speeds("traversone", 4, seconds=0.0, deals=1, rounds=3)
     assert turns == ["engine", "pettingzoo", "openspiel"] * 3
     assert [s.steps_per_s for s in speeds] == [2.0, 20.0, 200.0]
+
+
+def test_the_report_judges_the_pettingzoo_layer_against_five_times_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    from osteria.envs import speed
+
+    def layers(game: str, seconds: float) -> list[speed.LayerSpeed]:
+        slower = {"calabresella": 4.0, "tressette": 6.0}[game]
+        return [speed.LayerSpeed("engine", 600, 1.0), speed.LayerSpeed("pettingzoo", int(600 / slower), 1.0)]
+
+    monkeypatch.setattr(speed, "layer_speeds", layers)
+    lines: list[str] = []
+    report(["calabresella", "tressette"], seconds=0.0, out=lines.append)
+    assert lines[-2].split() == ["calabresella", "pettingzoo", "4.0x,", "goal", "at", "most", "5x:", "met"]
+    assert lines[-1].split() == ["tressette", "pettingzoo", "6.0x,", "goal", "at", "most", "5x:", "not", "met"]

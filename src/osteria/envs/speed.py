@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from osteria.envs.actions import ActionSpace
 
 
+# What the one-table PettingZoo layer aims at: at most this many times the engine's time a decision.
+PETTINGZOO_GOAL = 5.0
+
+
 @dataclass
 class Played:
     """A deal played at random: its seed (for the PettingZoo environment), the engine's match,
@@ -187,10 +191,19 @@ def _median(speeds: list[LayerSpeed]) -> LayerSpeed:
 
 
 def report(games: Iterable[str] | None = None, seconds: float = 1.0, out: Callable[[str], None] = print) -> None:
-    """A table of each game's layers, with each layer's overhead as a ratio to the engine."""
+    """A table of each game's layers, with each layer's overhead as a ratio to the engine, then
+    the PettingZoo layer's against its goal."""
     out(f"{'decisions, same random deals':38} {'decisions/s':>11} {'engine/layer':>13}")
+    overheads: dict[str, float] = {}
     for game in games or GAMES:
         speeds = layer_speeds(game, seconds=seconds)
         engine = speeds[0].steps_per_s
         for s in speeds:
             out(f"{game + ' ' + s.layer:38} {s.steps_per_s:11.0f} {engine / s.steps_per_s:12.1f}x")
+            if s.layer == "pettingzoo":
+                overheads[game] = engine / s.steps_per_s
+    if overheads:
+        out("goal, the PettingZoo layer's time a decision against the engine's in this run:")
+        for game, overhead in overheads.items():
+            verdict = "met" if overhead <= PETTINGZOO_GOAL else "not met"
+            out(f"  {game + ' pettingzoo':36} {overhead:5.1f}x, goal at most {PETTINGZOO_GOAL:g}x: {verdict}")
