@@ -344,3 +344,29 @@ def test_the_observation_tensor_is_the_players_view_encoded(game: str, seats: in
             expected = observer._vector(state.view(player), player)
             assert np.array_equal(np.asarray(state.observation_tensor(player), np.float32), expected), (step, player)
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_dealt_states_observation_tensor_reads_no_view(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # OpenSpiel writes a first chance node's tensor for the size of every tensor it hands out:
+    # that one is the same every time, and a dealt state's own is written live, so asking a
+    # dealt state's tensor builds no view, and the first chance node's still reads as one built.
+    from osteria.envs.openspiel import OsteriaState
+
+    loaded = pyspiel.load_game(short_name(game))
+    first = loaded.new_initial_state()
+    expected = [np.asarray(first.observation_tensor(p), np.float32) for p in range(loaded.num_players())]
+    state = loaded.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    state.observation_tensor(state.current_player())
+    views: list[int] = []
+    viewed = OsteriaState.view
+    monkeypatch.setattr(OsteriaState, "view", lambda self, seat: views.append(seat) or viewed(self, seat))
+    for _ in range(5):
+        state.observation_tensor(state.current_player())
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert views == []
+    assert all(np.array_equal(np.asarray(loaded.new_initial_state().observation_tensor(p), np.float32), tensor)
+               for p, tensor in enumerate(expected))

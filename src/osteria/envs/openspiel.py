@@ -426,6 +426,7 @@ class OsteriaObserver:
         self.tensor: Tensor = np.zeros(self.views * self.seat_size, np.float32)
         self._live = LiveEncoding(setup.encoding, room=size - setup.encoding.observation_size)
         self._followed: OsteriaState | None = None
+        self._first: dict[int, Tensor] = {}  # each player's tensor at the first chance node
         self.dict: dict[str, Tensor] = {}
         if self.views:
             by_seat = self.tensor.reshape(self.views, self.seat_size)
@@ -437,6 +438,20 @@ class OsteriaObserver:
     def set_from(self, state: OsteriaState, player: int) -> None:
         if not self.views:
             return
+        if state.dealer < 0:
+            # The first chance node, nothing dealt: OpenSpiel writes one for every tensor's size,
+            # so at every state's observation_tensor(); it is the same every time.
+            first = self._first.get(player)
+            if first is None:
+                self._write(state, player)
+                self._first[player] = self.tensor.copy()
+            else:
+                self.tensor[:] = first
+            return
+        self._write(state, player)
+
+    def _write(self, state: OsteriaState, player: int) -> None:
+        """Write the player's tensor of a state."""
         n, single = self.setup.rules.seats, self.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         if single and self.public_info:  # the usual case: no other seat read
             if state.deal is not None and not self.perfect_recall:
