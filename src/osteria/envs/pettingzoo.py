@@ -135,13 +135,10 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def _select_decider(self, decider: int | None = None) -> None:
-        """Select the seat that decides now (``decider``, where the caller has read it)."""
+    def _select_decider(self) -> None:
         assert self.match is not None
-        if decider is None:
-            decider = self.match.decider
+        decider = self._decider = self.match.decider
         assert decider is not None
-        self._decider = decider
         self.agent_selection = self.possible_agents[decider]
         self._new_decision()
 
@@ -196,7 +193,7 @@ class OsteriaEnv(AECEnv):  # type: ignore[misc]
         match.apply(action)
         self._choice = None
         if len(match.results) == deals:  # the deal goes on
-            self._select_decider(match.decider)
+            self._select_decider()
             return
         self._decider = match.decider
         for seat, reward in enumerate(deal_rewards(match, self.reward)):
