@@ -42,7 +42,7 @@ from osteria.arena import Config, run
 from osteria.arena.duplicate import Report
 from osteria.arena.stats import Estimate
 from osteria.bots import refusal
-from osteria.bots.levels import STRONGEST, THINKING
+from osteria.bots.levels import STRONGEST, THINKING, plays_as
 
 SEED = 2026
 FIRST = 100  # boards a line plays first
@@ -191,8 +191,9 @@ def main() -> None:
         "values each bid, call and discard by solving it on the true deal, and so marks how far honest",
         "play could go; `oracle-play` cheats in the card play alone, and shows how much of that is the",
         "card play's. `pimc`, `ismcts` and `hybrid` think 0.1 s a move, `difficile` too and `maestro`",
-        "1 s; in Tressette `pimc` and both levels read the others' play (docs/ai.md). Each line plays boards until its",
-        "interval is at most a quarter of the oracle's lead over the rule-based player (Tressette's",
+        "1 s; in Tressette `pimc` and the maestro read the others' play, the difficile does not",
+        "(docs/ai.md). Each line plays boards until its interval is at most a quarter of the",
+        "oracle's lead over the rule-based player (Tressette's",
         "oracle and strongest honest player at least 1,000 boards, every line of the level ladder at",
         "least 800, so that a small step between two levels can be told from none), at most 2,000; a",
         "line short of that says so. This page is",
@@ -217,8 +218,11 @@ def main() -> None:
                   for p in HONEST if refusal(p, game) is None]
         over_random = [measure.measure(Line(game, ("heuristic", "random"), seats=n if n != rules.seats else None),
                                        goal) for n in rules.seat_counts]
+        # The difficile against the rule-based player is the line of the honest player it plays as,
+        # where it plays as one of them.
+        difficile_as = plays_as("difficile", game)
         ladder = [measure.measure(Line(game, pair, floor=LADDER_FLOOR), goal)
-                  for pair in LADDER if pair != ("difficile", "medio")]
+                  for pair in LADDER if pair != ("difficile", "medio") or difficile_as is None]
         # At every other seat count, the oracle and the strongest honest player: the share asked
         # holds at each one.
         others = []
@@ -263,7 +267,8 @@ def main() -> None:
             share = f"{c.mean / o.mean:.0%}" if o and c and o.mean > 0 else ""
             splits.append(f"| {game} | {ceiling.seats or rules.seats} | {o or 'not measured yet'} "
                           f"| {c.n if c else ''} | {c or 'not measured yet'} | {share} |")
-        steps = {("difficile", "medio"): best, **{line.players: line for line in ladder}}
+        difficile_line = next((line for line in honest if line.players[0] == difficile_as), None)
+        steps = {("difficile", "medio"): difficile_line, **{line.players: line for line in ladder}}
         for pair in LADDER:
             step = steps[pair]
             a = step.advantage if step else None
@@ -287,7 +292,8 @@ def main() -> None:
               "## The levels", "",
               "Each level against the one below it. `medio` is the rule-based player and `difficile` the",
               "strongest honest player at 0.1 s a move, so their line is that player's against the",
-              "rule-based one above; *ahead* where the whole interval is above zero.", "",
+              "rule-based one above (in Tressette a line of its own: the difficile does not read the",
+              "others' play as `pimc` does); *ahead* where the whole interval is above zero.", "",
               "| game | levels | boards | advantage (95%) | |", "| --- | --- | --- | --- | --- |", *ladders, ""]
     Path(args.out).write_text("\n".join(lines), encoding="utf-8")
 

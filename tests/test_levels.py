@@ -11,7 +11,7 @@ from osteria.bots import BOTS, HEURISTICS, make_bot, play_bots
 from osteria.bots import tressette as tressette_bot
 from osteria.bots.hybrid import HybridBot
 from osteria.bots.ismcts import IsmctsBot
-from osteria.bots.levels import LEVELS, Careless
+from osteria.bots.levels import LEVELS, Careless, plays_as
 from osteria.bots.pimc import PimcBot
 from osteria.tui import play
 
@@ -31,20 +31,35 @@ def test_every_level_is_a_bot_of_every_game() -> None:
     maestro, difficile = make_bot("maestro", game="tressette"), make_bot("difficile", game="tressette")
     assert isinstance(maestro, PimcBot) and isinstance(difficile, PimcBot)
     assert maestro.time_limit and difficile.time_limit and maestro.time_limit > difficile.time_limit
-    # Both read the others' play: the compiled rule-based player counts a sampled deal's surprises
-    # at once, so that even 0.1 s affords it.
-    assert isinstance(maestro.model, HEURISTICS["tressette"]) and isinstance(difficile.model, HEURISTICS["tressette"])
+    # The maestro reads the others' play, the difficile does not: that is the step between them,
+    # since a second instead of a tenth buys PIMC little. The arena's pimc reads where it is cheap.
+    assert isinstance(maestro.model, HEURISTICS["tressette"]) and difficile.model is None
     assert isinstance(make_bot("pimc", game="tressette").model, HEURISTICS["tressette"])  # type: ignore[attr-defined]
 
 
-def test_where_the_play_is_read_by_asking_only_maestro_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_the_compiled_reading_the_levels_read_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     # Without the compiled player (no numba), the rule-based player is asked at each action, some
-    # 0.3 to 1 ms a sampled deal: only maestro's second affords it.
+    # 0.3 to 1 ms a sampled deal: the maestro's second affords it, and the arena's pimc does not read.
     monkeypatch.setattr(tressette_bot, "_reading_kernel", lambda: None)
     maestro, difficile = make_bot("maestro", game="tressette"), make_bot("difficile", game="tressette")
     assert isinstance(maestro, PimcBot) and isinstance(difficile, PimcBot)
     assert isinstance(maestro.model, HEURISTICS["tressette"]) and difficile.model is None
     assert make_bot("pimc", game="tressette").model is None  # type: ignore[attr-defined]
+
+
+def test_the_difficile_plays_as_the_bot_named_for_it() -> None:
+    # The strength page takes that bot's line against the rule-based player for the difficile's
+    # step over medio: the two must play alike (the same player, time and reading).
+    for game in osteria.games():
+        name = plays_as("difficile", game)
+        difficile = make_bot("difficile", game=game)
+        if name is None:
+            assert game == "tressette"  # the arena's pimc reads the play there, the difficile does not
+            continue
+        bot = make_bot(name, game=game)
+        assert type(bot) is type(difficile)
+        assert bot.time_limit == difficile.time_limit == 0.1  # type: ignore[attr-defined]
+        assert getattr(bot, "model", None) is getattr(difficile, "model", None) is None
 
 
 def test_the_easy_and_middle_levels_finish_matches_of_every_game() -> None:

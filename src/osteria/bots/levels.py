@@ -4,8 +4,8 @@
 | --- | --- |
 | facile | the game's rule-based player, who plays a random legal action one move in three |
 | medio | the game's rule-based player |
-| difficile | the game's strongest honest player with 0.1 s a move |
-| maestro | the same with 1 s a move |
+| difficile | the game's strongest honest player with 0.1 s a move (in Tressette not reading the others' play) |
+| maestro | the same with 1 s a move (in Tressette reading the others' play) |
 
 The strongest honest player measured (docs/strength.md) is PIMC in Tressette, reading the others'
 play (+3.3 points a deal over the rule-based player in 1,000 duplicate boards, where the hybrid
@@ -47,12 +47,12 @@ SEARCH: dict[str, type[IsmctsBot] | type[PimcBot]] = {"tressette": PimcBot}
 # The strongest honest player of each game, by name, where it is not the hybrid (docs/strength.md).
 STRONGEST = {"tressette": "pimc", "traversone": "ismcts"}
 THINKING = {"difficile": 0.1, "maestro": 1.0}  # seconds a move
-# Where the strongest player is PIMC, it reads the others' play by the rule-based player
-# (``SearchBot``'s model) at every level where the rule-based player counts a sampled deal's
-# surprises at once (compiled: some 5 µs a deal); asked at each action instead (some 0.3 to 1 ms
-# a deal), the reading ate what it gained at 0.1 s (docs/ai.md), so only maestro's second pays
-# for it there.
-READING = {"maestro"}
+# Where the strongest player is PIMC (Tressette), the maestro reads the others' play by the
+# rule-based player (``SearchBot``'s model) and the difficile does not: a deal sampled there is
+# weighed by what the play tells, which is the step between the two levels. At the same 0.1 s
+# the reading leads PIMC unread by some 0.3 points a deal, and a second instead of a tenth
+# buys PIMC too little to tell apart (docs/ai.md), so without this the two levels played alike.
+READING = {"difficile": False, "maestro": True}
 
 
 def level_bot(level: str, game: str, heuristic: Bot, seed: int | str | None) -> Bot:
@@ -62,23 +62,34 @@ def level_bot(level: str, game: str, heuristic: Bot, seed: int | str | None) -> 
     if level == "medio":
         return heuristic
     if level in THINKING:
-        return strongest_bot(game, heuristic, seed, time_limit=THINKING[level], read_play=level in READING)
+        return strongest_bot(game, heuristic, seed, time_limit=THINKING[level], read_play=READING[level])
     raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
 
 
 def strongest_bot(game: str, heuristic: Bot, seed: int | str | None, *, time_limit: float,
-                  samples: int | None = None, read_play: bool = False) -> PimcBot | IsmctsBot | HybridBot:
+                  samples: int | None = None, read_play: bool | None = None) -> PimcBot | IsmctsBot | HybridBot:
     """The game's strongest honest player (the difficile and maestro levels), thinking
-    ``time_limit`` seconds a move, or weighing exactly ``samples`` sampled deals when given;
-    PIMC weighs its sampled deals by how well they explain the others' play where the rule-based
-    player counts that at once, or with ``read_play``."""
+    ``time_limit`` seconds a move, or weighing exactly ``samples`` sampled deals when given.
+    PIMC weighs its sampled deals by how well they explain the others' play with ``read_play``,
+    not without; by default (None) where the rule-based player counts that at once."""
     strongest = STRONGEST.get(game)
     if strongest == "pimc":
+        reads = heuristic.counts_surprises if read_play is None else read_play
         return PimcBot(seed, time_limit=time_limit, samples=samples, rule=heuristic,
-                       model=heuristic if read_play or heuristic.counts_surprises else None)
+                       model=heuristic if reads else None)
     if strongest == "ismcts":
         return IsmctsBot(seed, time_limit=time_limit, iterations=samples)
     return HybridBot(heuristic, seed, time_limit=time_limit, samples=samples)
+
+
+def plays_as(level: str, game: str) -> str | None:
+    """The bot (by its name in ``osteria.bots.BOTS``) that plays as ``level`` does in ``game``,
+    where one does: the difficile is the strongest honest player at that bot's 0.1 s, but for
+    PIMC, which the bot lets read the others' play and the difficile does not. None elsewhere."""
+    strongest = STRONGEST.get(game, "hybrid")
+    if level == "difficile" and strongest != "pimc":
+        return strongest
+    return None
 
 
 def search_bot(game: str, seed: int | str | None, *, time_limit: float = THINKING["maestro"],
