@@ -156,6 +156,33 @@ def test_called_card_in_the_widow_no_exchange_then_four_cards_discarded_face_dow
     assert sum(result["points"]) == 11
 
 
+def test_a_playout_draws_the_scarto_uniformly_without_listing_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A search's playouts play many scarti: each is drawn as four cards of the hand, every set as
+    # likely as in a choice among the 1,820 listed, and the listing (most of a playout's time) spared.
+    match = start(["", "Ad 2d", ""], 3, dealer=0, widow="3d 4b 5b 6b")
+    match.play("chiamo 3d")
+    deal = deal_of(match)
+    legal = set(deal.legal())
+    hand = deal.hands[1]
+
+    def unlisted() -> list[int]:
+        raise AssertionError("the scarto was listed")
+
+    monkeypatch.setattr(deal, "legal", unlisted)
+    rng = random.Random(7)
+    counts = dict.fromkeys(range(40), 0)
+    draws = 4000
+    for _ in range(draws):
+        action = deal.playout_action(rng)
+        assert action in legal
+        for card in range(40):
+            counts[card] += action >> card & 1
+    # Each of the sixteen cards is in a quarter of the scarti; the widest of 16 binomials of
+    # 4,000 draws at p = 1/4 strays some 0.02 from it.
+    assert all(abs(counts[c] / draws - 0.25) < 0.04 for c in range(40) if hand >> c & 1)
+    assert all(counts[c] == 0 for c in range(40) if not hand >> c & 1)
+
+
 def test_called_card_in_a_hand_is_exchanged_for_a_card_shown_to_all() -> None:
     match = start(["3d", "Ad 2d", ""], 3, dealer=0, widow="4b 5b 6b 7b")
     match.play("chiamo 3d")

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, NotRequired, Self, TypedDict, cast
 
-from osteria.cards import CARD_STRINGS, RANKS, SUITS, Card, CardMask, Deck, make_rng, parse_card
+from osteria.cards import CARD_STRINGS, RANKS, SUITS, Card, CardMask, Deck, cards_of, make_rng, parse_card
 from osteria.i18n import AtSeat, Reason, Term
 from osteria.openplay import OpenPlay
 
@@ -313,7 +313,14 @@ class Deal(ABC):
         """The action a quick simulation plays for the seat to move (a search's playouts, which
         play a sampled deal to its end many times over): by default a uniformly random legal
         one. A game whose random play ends far from any real deal's result may play as a
-        careful player would at first sight, as cheaply."""
+        careful player would at first sight, as cheaply. A decision among sets of cards
+        (``card_sets``) draws a set at once, as uniformly, without listing them all."""
+        sets = self.card_sets()
+        if sets is not None:
+            drawn = 0
+            for card in rng.sample(cards_of(sets.cards), sets.size):
+                drawn |= 1 << card
+            return sets.action(drawn)
         return rng.choice(self.legal())
 
     def stake_beyond_play(self) -> bool:
