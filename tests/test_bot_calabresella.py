@@ -5,14 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import osteria
 from osteria.bots import HEURISTICS, RandomBot, play_bots
 from osteria.bots import calabresella as bot
 from osteria.bots.calabresella import CalabresellaHeuristic, bid, estimated_tricks, shed_set
-from osteria.cards import parse_card
+from osteria.cards import ITALIAN_40, cards_of, parse_card
 from osteria.engine import Match
-from osteria.rules.tressette_family import THIRDS
+from osteria.rules.tressette_family import STRENGTH, THIRDS
 
 from helpers import bot_decision, play_checked, undealt
 
@@ -113,6 +115,32 @@ def test_the_discard_keeps_an_honours_guard() -> None:
     # The bastoni's small cards lose as surely as the 5 of denari, but that one is the re's guard.
     hand = cards("3d 2d Rd 5d 7c 6c 4c 3s 2s As Rs 3b 2b Ab 5b 4b")
     assert sorted(shed_set(hand, 4)) == sorted(cards("7c 6c 4c 4b"))
+
+
+def whole_hand_keep_value(c: int, hand: list[int]) -> float:
+    """The keep value of ``c`` as the rule says it, from the whole hand."""
+    mine = [x for x in hand if x // 13 == c // 13]
+    missing = sum(1 for x in cards_of(ITALIAN_40.mask) if x // 13 == c // 13 and STRENGTH[x] > STRENGTH[c]
+                  and x not in mine)
+    lower = sum(1 for x in mine if STRENGTH[x] < STRENGTH[c])
+    if missing == 0:
+        return 100.0 + STRENGTH[c]
+    if missing <= lower:
+        return 50.0 - 10 * missing + STRENGTH[c]
+    return 2.0 * len(mine) - 3 * THIRDS[c] + STRENGTH[c] / 10
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(cards_of(ITALIAN_40.mask)), st.sampled_from([8, 10, 13, 16, 17]), st.sampled_from([1, 4, 5]))
+def test_the_discard_sheds_what_valuing_the_whole_hand_again_sheds(deck: list[int], size: int, k: int) -> None:
+    # Each card shed is the one whose loss leaves the rest of the hand worth most, the rest valued
+    # whole again for every card; ties to the first such card in the hand's order.
+    hand = deck[:size]
+    kept = list(hand)
+    for _ in range(k):
+        kept.remove(max(kept, key=lambda c: sum(whole_hand_keep_value(x, [y for y in kept if y != c])
+                                                   for x in kept if x != c)))
+    assert shed_set(hand, k) == [c for c in hand if c not in kept]
 
 
 # -- the play -----------------------------------------------------------------------------------

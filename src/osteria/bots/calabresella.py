@@ -90,14 +90,20 @@ def sure_tricks(hand: Iterable[int]) -> int:
     return total
 
 
-def keep_value(c: int, hand: Sequence[int]) -> float:
-    """How much the caller wants to keep card ``c``: sure winners most, then honours guarded by
-    enough small cards to outlast the cards above them; of the losers, those of long suits
-    (they may take late) before those of short ones, and point cards least, since laid aside
-    they return with the last trick while kept they fall to the opponents."""
-    mine = [x for x in hand if _suit(x) == _suit(c)]
-    missing = _missing_above(c, mine)
-    lower = sum(1 for x in mine if STRENGTH[x] < STRENGTH[c])
+# How many cards of its suit beat each card.
+_BEATEN_BY = {c: order.index(c) for order in SUIT_ORDER for c in order}
+
+
+def keep_value(c: int, mine: Sequence[int]) -> float:
+    """How much the caller wants to keep card ``c``, given the cards of its suit in the hand
+    (``mine``, ``c`` among them): sure winners most, then honours guarded by enough small cards
+    to outlast the cards above them; of the losers, those of long suits (they may take late)
+    before those of short ones, and point cards least, since laid aside they return with the
+    last trick while kept they fall to the opponents."""
+    strength = STRENGTH[c]
+    above = sum(1 for x in mine if STRENGTH[x] > strength)
+    missing = _BEATEN_BY[c] - above  # as _missing_above counts them
+    lower = len(mine) - 1 - above
     if missing == 0:
         return 100.0 + STRENGTH[c]
     if missing <= lower:
@@ -107,14 +113,26 @@ def keep_value(c: int, hand: Sequence[int]) -> float:
 
 def shed_set(hand: Sequence[int], k: int) -> list[int]:
     """The ``k`` cards the caller can best spare, one at a time: each time the card whose loss
-    costs the hand least, counting what the others lose with it (a small card guarding an honour)."""
-    def worth(cards: Sequence[int]) -> float:
-        return sum(keep_value(c, cards) for c in cards)
-
+    costs the hand least, counting what the others lose with it (a small card guarding an honour):
+    the one that leaves the rest of the hand worth most, the sum of their ``keep_value``."""
     kept = list(hand)
     for _ in range(k):
-        kept.remove(max(kept, key=lambda c: worth([x for x in kept if x != c])))
+        suits = _by_suit(kept)
+        value = {x: keep_value(x, suits[_suit(x)]) for x in kept}
+        worths = [_worth_without(c, kept, suits[_suit(c)], value) for c in kept]
+        del kept[worths.index(max(worths))]  # the first of the best, as max() takes it
     return [c for c in hand if c not in kept]
+
+
+def _worth_without(c: int, kept: list[int], mine: list[int], value: dict[int, float]) -> float:
+    """What the cards ``kept`` but ``c`` are worth, the sum of their ``keep_value``, given the
+    cards of c's suit among them (``mine``) and each card's value with ``c`` kept (``value``).
+    A card's value hangs on its own suit alone, so only c's suit is valued again; the sum adds the
+    same values in the same order as valuing the whole rest again would, so that equal sums stay
+    equal and ties fall on the same card."""
+    rest = [x for x in mine if x != c]
+    again = {x: keep_value(x, rest) for x in rest}
+    return sum(again.get(x, value[x]) for x in kept if x != c)
 
 
 # -- the bot -----------------------------------------------------------------------------------------
