@@ -109,6 +109,15 @@ class _View:
             for seat, c in trick[1:]:
                 self.voids[seat] |= suits_lacked(led, c, self.trump)
         self._read_partner(obs["cenni"], any(seat == self.partner for trick in tricks for seat, _ in trick))
+        # What p_holds weighs, the same for every card: each seat's share of the cards no signal
+        # placed, and the fours still out.
+        pool = (self.unseen & ~self.partner_holds).bit_count()
+        free = [size - (self.partner_holds.bit_count() if seat == self.partner else 0)
+                for seat, size in enumerate(self.sizes)]
+        self._share = [f / pool if pool else 0.0 for f in free]
+        self._fours = cenno_cards(CENNI.index("gnagna"), self.trump) & self.unseen
+        self._higher: dict[int, int] = {}
+        self._any: dict[tuple[int, int], float] = {}
 
     def _read_partner(self, cenni: Sequence[Sequence[Any]], has_played: bool) -> None:
         """What the partner's cenni, and his silences, say he holds. Our convention is to make every
@@ -143,27 +152,32 @@ class _View:
                 return 0.0
         elif self.partner_holds >> c & 1:
             return 0.0
-        pool = (self.unseen & ~self.partner_holds).bit_count()
-        free = self.sizes[seat] - (self.partner_holds.bit_count() if seat == self.partner else 0)
-        p = free / pool if pool else 0.0
-        fours = cenno_cards(CENNI.index("gnagna"), self.trump) & self.unseen
+        p = self._share[seat]
+        fours = self._fours
         if seat == self.partner and self.partner_four and fours >> c & 1:
             p = max(p, 1 / fours.bit_count())  # he holds one of the fours still out
         return min(p, 1.0)
 
     def p_any(self, seat: int, cards: int) -> float:
-        miss = 1.0
-        for c in cards_of(cards & self.unseen):
-            miss *= 1 - self.p_holds(seat, c)
-        return 1 - miss
+        """The chance that ``seat`` holds any of ``cards`` (asked again and again of one view:
+        each answer is kept)."""
+        key = (seat, cards & self.unseen)
+        if key not in self._any:
+            miss = 1.0
+            for c in cards_of(key[1]):
+                miss *= 1 - self.p_holds(seat, c)
+            self._any[key] = 1 - miss
+        return self._any[key]
 
     def p_void(self, seat: int, suit: int) -> float:
         return 1 - self.p_any(seat, SUIT_MASK[suit])
 
     def higher(self, c: int) -> int:
         """The unseen cards that beat ``c`` when it is winning a trick."""
-        above = sum(1 << x for x in cards_of(SUIT_MASK[suit_of(c)] & self.unseen) if self.key[x] > self.key[c])
-        return above if suit_of(c) == self.trump else above | SUIT_MASK[self.trump] & self.unseen
+        if c not in self._higher:
+            above = sum(1 << x for x in cards_of(SUIT_MASK[suit_of(c)] & self.unseen) if self.key[x] > self.key[c])
+            self._higher[c] = above if suit_of(c) == self.trump else above | SUIT_MASK[self.trump] & self.unseen
+        return self._higher[c]
 
     def p_beats(self, seat: int, best: int, led: int) -> float:
         """The chance that ``seat``, still to play, can beat ``best`` in a trick led in ``led``."""
