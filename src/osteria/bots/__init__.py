@@ -48,12 +48,6 @@ def _learned(game: str, seed: int | str | None) -> Bot:
     return DmcTressette()
 
 
-def _pimc(game: str, seed: int | str | None) -> PimcBot:
-    # It reads the others' play by the rule-based player where that costs its search little.
-    rule = _heuristic(game, seed)
-    return PimcBot(seed, rule=rule, model=rule if rule.counts_surprises else None)
-
-
 def _level(level: str, game: str, seed: int | str | None) -> Bot:
     return level_bot(level, game, _heuristic(game, seed), seed)
 
@@ -63,7 +57,7 @@ BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
     "random": lambda game, seed: RandomBot(seed),
     "heuristic": _heuristic,
     "ismcts": lambda game, seed: IsmctsBot(seed),
-    "pimc": lambda game, seed: _pimc(game, seed),
+    "pimc": lambda game, seed: PimcBot.guided(_heuristic(game, seed), seed),
     "hybrid": lambda game, seed: HybridBot(_heuristic(game, seed), seed),
     "dmc": _learned,
     **{level: partial(_level, level) for level in LEVELS},

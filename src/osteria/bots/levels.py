@@ -74,9 +74,7 @@ def strongest_bot(game: str, heuristic: Bot, seed: int | str | None, *, time_lim
     not without; by default (None) where the rule-based player counts that at once."""
     strongest = STRONGEST.get(game)
     if strongest == "pimc":
-        reads = heuristic.counts_surprises if read_play is None else read_play
-        return PimcBot(seed, time_limit=time_limit, samples=samples, rule=heuristic,
-                       model=heuristic if reads else None)
+        return PimcBot.guided(heuristic, seed, read_play=read_play, time_limit=time_limit, samples=samples)
     if strongest == "ismcts":
         return IsmctsBot(seed, time_limit=time_limit, iterations=samples)
     return HybridBot(heuristic, seed, time_limit=time_limit, samples=samples)

@@ -50,6 +50,16 @@ class PimcBot(EvaluatingBot):
         self.playouts = playouts
         self.rule = rule
 
+    @classmethod
+    def guided(cls, rule: Bot, seed: int | str | None = None, *, read_play: bool | None = None,
+               **options: Any) -> PimcBot:
+        """PIMC with the game's rule-based player ``rule`` choosing among the actions that tie and,
+        with ``read_play``, reading the others' play by it. By default (None) it reads where
+        ``rule`` counts a sampled deal's surprises at once (``Bot.counts_surprises``): there the
+        reading costs the search little, and it pays (docs/ai.md)."""
+        reads = rule.counts_surprises if read_play is None else read_play
+        return cls(seed, rule=rule, model=rule if reads else None, **options)
+
     def evaluate(self, observation: Mapping[str, Any], legal_actions: list[str]) -> Evaluation:
         decision = Decision.of(observation)
         weighed = legal_actions if len(legal_actions) <= WIDEST else self.rng.sample(legal_actions, WIDEST)
