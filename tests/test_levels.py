@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import pytest
 
@@ -13,6 +14,7 @@ from osteria.bots.hybrid import HybridBot
 from osteria.bots.ismcts import IsmctsBot
 from osteria.bots.levels import LEVELS, Careless, plays_as
 from osteria.bots.pimc import PimcBot
+from osteria.engine import Deal
 from osteria.tui import play
 
 
@@ -60,6 +62,48 @@ def test_the_difficile_plays_as_the_bot_named_for_it() -> None:
         assert type(bot) is type(difficile)
         assert bot.time_limit == difficile.time_limit == 0.1  # type: ignore[attr-defined]
         assert getattr(bot, "model", None) is getattr(difficile, "model", None) is None
+        assert getattr(bot, "deeper", False) is getattr(difficile, "deeper", False) is False
+
+
+def solving_position(seed: int, cards_left: int) -> tuple[dict[str, object], list[str]]:
+    """A Quattrigghiu card-play decision with ``cards_left`` cards in the hands and a choice, reached
+    by rule-based play from the match of ``seed``."""
+    heuristic = HEURISTICS["quattrigghiu"]()
+    match = osteria.new_match("quattrigghiu", seed=seed)
+    while True:
+        deal = match.deal
+        assert deal is not None and match.decider is not None
+        observation, legal = match.observation(match.decider), match.legal_actions()
+        if deal.in_card_play and deal.cards_in_hands == cards_left and len(legal) > 1:
+            return dict(observation), legal
+        assert deal.cards_in_hands >= cards_left, "no choice at that point of this deal"
+        match.play(heuristic.act(observation, legal))
+
+
+def test_the_quattrigghiu_maestro_solves_the_last_eight_basi_and_the_difficile_the_last_four() -> None:
+    # The maestro's step over the difficile there: a second solves the last 32 cards of sampled
+    # deals; the difficile keeps to the rule until 16 are left.
+    solved: dict[str, list[int]] = {"maestro": [], "difficile": []}
+    for level in solved:
+        bot = make_bot(level, game="quattrigghiu", seed=4)
+        assert isinstance(bot, HybridBot)
+        bot.samples = 3  # a fixed few deals: the test does not hang on the machine's speed
+        valuer_solves = bot.valuer.solved_values
+
+        def counting(deal: Deal, actions: dict[str, int], seat: int, level: str = level,
+                     solves: Callable[..., dict[str, float] | None] = valuer_solves) -> dict[str, float] | None:
+            found = solves(deal, actions, seat)
+            solved[level].append(deal.cards_in_hands if found is not None else -1)
+            return found
+
+        bot.valuer.solved_values = counting  # type: ignore[method-assign]
+        for seed in (1, 2, 3):
+            for cards_left in (32, 16):
+                observation, legal = solving_position(seed, cards_left)
+                assert bot.act(observation, legal) in legal
+    # (-1: a deal beyond the node budget, where the decision keeps to the rule)
+    assert solved["maestro"].count(32) >= 6 and solved["maestro"].count(16) >= 6
+    assert set(solved["difficile"]) <= {16, -1} and solved["difficile"].count(16) >= 6
 
 
 def test_the_easy_and_middle_levels_finish_matches_of_every_game() -> None:

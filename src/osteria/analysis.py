@@ -40,7 +40,7 @@ from typing import Any
 from osteria.bots import HEURISTICS
 from osteria.bots.base import Evaluation
 from osteria.bots.hybrid import HybridBot
-from osteria.bots.levels import search_bot, strongest_bot
+from osteria.bots.levels import THINKING, search_bot, strongest_bot
 from osteria.bots.solver import Solver
 from osteria.cards import CARD_STRINGS
 from osteria.engine import Deal, Match
@@ -96,7 +96,8 @@ def maestro_evaluation(game: str, observation: Mapping[str, Any], legal: list[st
                        time_limit: float, samples: int | None) -> Evaluation:
     """The maestro's choice from ``observation``, with the search player's value of each action:
     the maestro's own values where it is the search player, else a second look by it."""
-    maestro = strongest_bot(game, HEURISTICS[game](), seed, time_limit=time_limit, samples=samples)
+    maestro = strongest_bot(game, HEURISTICS[game](), seed, time_limit=time_limit, samples=samples,
+                            deeper=THINKING["maestro"].solves_deeper)
     if not isinstance(maestro, HybridBot):  # a search player: its values are its choice's own
         return maestro.evaluate(observation, legal)
     evaluation = search_bot(game, seed, time_limit=time_limit, samples=samples).evaluate(observation, legal)

@@ -136,11 +136,13 @@ class DealResult:
 @dataclass(frozen=True)
 class SearchHints:
     """A game's measured guidance for searching players: from how many cards left in all hands
-    the solver values every action of a sampled deal within a decision's budget (0: never), how
-    many standard errors a solved action must beat the rule-based player's by, and from how
-    many cards left the card play is simulated where it is not solved."""
+    the solver values every action of a sampled deal within a decision's budget (0: never), and
+    within ten times that budget (a second a move; 0: as within one), how many standard errors
+    a solved action must beat the rule-based player's by, and from how many cards left the card
+    play is simulated where it is not solved."""
 
     solve_cards: int = 0
+    deeper_solve_cards: int = 0
     solved_confidence: float = 0.0
     simulate_cards: int = 0
 

@@ -40,6 +40,10 @@ from osteria.sampling import Unsatisfiable
 MIN_SAMPLES = 8
 # Sampled deals past which a solved decision stops early: its mean no longer moves.
 ENOUGH_SOLVED = 64
+# How many times the node budget a solve has where the player solves deeper (a second a move).
+DEEPER_BUDGET = 10
+# More cards than any deal holds.
+MAX_CARDS = 1 << 10
 
 
 class HybridBot(SearchBot):
@@ -48,14 +52,17 @@ class HybridBot(SearchBot):
     def __init__(self, heuristic: Bot, seed: int | str | None = None, *, time_limit: float | None = 0.1,
                  samples: int | None = None, solve_cards: int | None = None, margin: float = 0.0,
                  solved_confidence: float | None = None, confidence: float = 2.0, breadth: int = 3,
-                 simulate_cards: int | None = None, max_nodes: int = 20_000, read_play: bool = False) -> None:
+                 simulate_cards: int | None = None, max_nodes: int = 20_000, read_play: bool = False,
+                 deeper: bool = False) -> None:
         """``heuristic`` is the game's rule-based player (it must hold no state between
         decisions, as it also plays the sampled deals out). ``samples`` deals per decision
         (then the time limit is not looked at), else as many as ``time_limit`` seconds allow;
         ``solve_cards`` and ``simulate_cards`` override the game's ``search_hints``;
         a simulated decision before the card play weighs the heuristic's action against at most
         ``breadth - 1`` others. With ``read_play`` the sampled deals are weighed by how well they
-        explain the others' play, the heuristic as their model (``SearchBot``)."""
+        explain the others' play, the heuristic as their model (``SearchBot``). ``deeper``: it
+        solves from the game's ``deeper_solve_cards`` where it has one, with ten times the node
+        budget (for a second a move)."""
         super().__init__(seed, time_limit=time_limit, samples=samples, model=heuristic if read_play else None)
         self.heuristic = heuristic
         self.solve_cards = solve_cards
@@ -64,7 +71,9 @@ class HybridBot(SearchBot):
         self.confidence = confidence
         self.breadth = breadth
         self.simulate_cards = simulate_cards
-        self.valuer = PimcBot(seed, max_nodes=max_nodes)
+        self.deeper = deeper
+        # It decides itself where to solve: its valuer never declines a deal for its cards.
+        self.valuer = PimcBot(seed, max_nodes=max_nodes * (DEEPER_BUDGET if deeper else 1), solve_cards=MAX_CARDS)
 
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
         proposal = self.heuristic.act(observation, legal_actions)
@@ -78,7 +87,10 @@ class HybridBot(SearchBot):
             return proposal
         hints = decision.rules.search_hints
         cards_left = first.cards_in_hands
-        solve_cards = hints.solve_cards if self.solve_cards is None else self.solve_cards
+        if self.solve_cards is not None:
+            solve_cards = self.solve_cards
+        else:
+            solve_cards = (self.deeper and hints.deeper_solve_cards) or hints.solve_cards
         simulate_cards = hints.simulate_cards if self.simulate_cards is None else self.simulate_cards
         in_play = first.in_card_play and not first.stake_beyond_play()
         solvable = in_play and cards_left <= solve_cards

@@ -5,7 +5,7 @@
 | facile | the game's rule-based player, who plays a random legal action one move in three |
 | medio | the game's rule-based player |
 | difficile | the game's strongest honest player with 0.1 s a move (in Tressette not reading the others' play) |
-| maestro | the same with 1 s a move (in Tressette reading the others' play) |
+| maestro | the same with 1 s a move (in Tressette reading the others' play; the hybrid solving deeper) |
 
 The strongest honest player measured (docs/strength.md) is PIMC in Tressette, reading the others'
 play (+3.3 points a deal over the rule-based player in 1,000 duplicate boards, where the hybrid
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from osteria.bots.base import Bot
@@ -46,13 +47,25 @@ class Careless(Bot):
 SEARCH: dict[str, type[IsmctsBot] | type[PimcBot]] = {"tressette": PimcBot}
 # The strongest honest player of each game, by name, where it is not the hybrid (docs/strength.md).
 STRONGEST = {"tressette": "pimc", "traversone": "ismcts"}
-THINKING = {"difficile": 0.1, "maestro": 1.0}  # seconds a move
-# Where the strongest player is PIMC (Tressette), the maestro reads the others' play by the
-# rule-based player (``SearchBot``'s model) and the difficile does not: a deal sampled there is
-# weighed by what the play tells, which is the step between the two levels. At the same 0.1 s
-# the reading leads PIMC unread by some 0.3 points a deal, and a second instead of a tenth
-# buys PIMC too little to tell apart (docs/ai.md), so without this the two levels played alike.
-READING = {"difficile": False, "maestro": True}
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """How a searching level plays: ``seconds`` a move; where the strongest player is PIMC
+    (Tressette), whether it ``reads_play`` by the rule-based player (``SearchBot``'s model), each
+    sampled deal weighed by what the play tells; where it is the hybrid, whether it ``solves_deeper``
+    (``HybridBot(deeper=True)``). A second instead of a tenth alone bought too little to tell the
+    two levels apart where the mean of the sampled deals had settled (docs/ai.md): in Tressette
+    the reading leads PIMC unread by some 0.3 points a deal at the same 0.1 s, and in
+    Quattrigghiu solving the last 32 cards instead of 16 is the maestro's step."""
+
+    seconds: float
+    reads_play: bool
+    solves_deeper: bool
+
+
+THINKING = {"difficile": Thinking(0.1, reads_play=False, solves_deeper=False),
+            "maestro": Thinking(1.0, reads_play=True, solves_deeper=True)}
 
 
 def level_bot(level: str, game: str, heuristic: Bot, seed: int | str | None) -> Bot:
@@ -62,22 +75,26 @@ def level_bot(level: str, game: str, heuristic: Bot, seed: int | str | None) -> 
     if level == "medio":
         return heuristic
     if level in THINKING:
-        return strongest_bot(game, heuristic, seed, time_limit=THINKING[level], read_play=READING[level])
+        thinking = THINKING[level]
+        return strongest_bot(game, heuristic, seed, time_limit=thinking.seconds, read_play=thinking.reads_play,
+                             deeper=thinking.solves_deeper)
     raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
 
 
 def strongest_bot(game: str, heuristic: Bot, seed: int | str | None, *, time_limit: float,
-                  samples: int | None = None, read_play: bool | None = None) -> PimcBot | IsmctsBot | HybridBot:
+                  samples: int | None = None, read_play: bool | None = None,
+                  deeper: bool = False) -> PimcBot | IsmctsBot | HybridBot:
     """The game's strongest honest player (the difficile and maestro levels), thinking
     ``time_limit`` seconds a move, or weighing exactly ``samples`` sampled deals when given.
     PIMC weighs its sampled deals by how well they explain the others' play with ``read_play``,
-    not without; by default (None) where the rule-based player counts that at once."""
+    not without; by default (None) where the rule-based player counts that at once. The hybrid
+    solves from the game's ``deeper_solve_cards`` with ``deeper``."""
     strongest = STRONGEST.get(game)
     if strongest == "pimc":
         return PimcBot.guided(heuristic, seed, read_play=read_play, time_limit=time_limit, samples=samples)
     if strongest == "ismcts":
         return IsmctsBot(seed, time_limit=time_limit, iterations=samples)
-    return HybridBot(heuristic, seed, time_limit=time_limit, samples=samples)
+    return HybridBot(heuristic, seed, time_limit=time_limit, samples=samples, deeper=deeper)
 
 
 def plays_as(level: str, game: str) -> str | None:
@@ -90,7 +107,7 @@ def plays_as(level: str, game: str) -> str | None:
     return None
 
 
-def search_bot(game: str, seed: int | str | None, *, time_limit: float = THINKING["maestro"],
+def search_bot(game: str, seed: int | str | None, *, time_limit: float = THINKING["maestro"].seconds,
                samples: int | None = None) -> IsmctsBot | PimcBot:
     """The game's search player, thinking ``time_limit`` seconds a move (the maestro's by
     default), or weighing exactly ``samples`` sampled deals when given (a reproducible choice)."""

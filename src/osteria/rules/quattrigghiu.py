@@ -603,10 +603,11 @@ class Quattrigghiu(Game):
     seat_counts = (4,)
     default_seats = 4
     # From how many cards left the solver values a sampled deal's every action well within a
-    # 0.1 s decision (solver times measured by ``osteria bench``).
+    # 0.1 s decision (solver times measured by ``osteria bench``), and within a second (the 32
+    # cards of the last eight basi, some 3 ms a deal: the maestro's step over the difficile).
     # PIMC lost to the rule unchecked (measured when its dealing after the sixth trick was still
     # slow: few deals in the time).
-    search_hints = SearchHints(solve_cards=16, solved_confidence=1.5)
+    search_hints = SearchHints(solve_cards=16, deeper_solve_cards=32, solved_confidence=1.5)
     option_specs = (
         Option("rounds", 1, check=_check_rounds,
                doc=N_("rounds of four deals, each player having the first right to call once a round"),
