@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -11,9 +12,11 @@ from hypothesis import strategies as st
 import osteria
 from osteria.bots import HEURISTICS, RandomBot, play_bots
 from osteria.bots import calabresella as bot
-from osteria.bots.calabresella import CalabresellaHeuristic, bid, estimated_tricks, shed_set
+from osteria.bots.calabresella import CalabresellaHeuristic, bid, estimated_tricks, next_best_sheds, shed_set
+from osteria.bots.hybrid import HybridBot
+from osteria.bots.search import Decision
 from osteria.cards import ITALIAN_40, cards_of, parse_card
-from osteria.engine import Match
+from osteria.engine import Deal, Match
 from osteria.rules.tressette_family import STRENGTH, THIRDS
 
 from helpers import bot_decision, play_checked, undealt
@@ -115,6 +118,63 @@ def test_the_discard_keeps_an_honours_guard() -> None:
     # The bastoni's small cards lose as surely as the 5 of denari, but that one is the re's guard.
     hand = cards("3d 2d Rd 5d 7c 6c 4c 3s 2s As Rs 3b 2b Ab 5b 4b")
     assert sorted(shed_set(hand, 4)) == sorted(cards("7c 6c 4c 4b"))
+
+
+def test_the_discards_next_to_the_rules_own_swap_a_loser_for_a_loser() -> None:
+    # The same hand: the next best discards lay aside the 5 of bastoni in place of one of the
+    # rule's four small cards, and only then the re of denari or its guard; never a top card.
+    hand = cards("3d 2d Rd 5d 7c 6c 4c 3s 2s As Rs 3b 2b Ab 5b 4b")
+    shed = shed_set(hand, 4)
+    runners_up = next_best_sheds(hand, shed, 6)
+    assert [sorted(s) for s in runners_up[:4]] == [sorted(cards(t)) for t in
+                                                  ("7c 6c 4c 5b", "6c 4c 5b 4b", "7c 4c 5b 4b", "7c 6c 5b 4b")]
+    assert {c for s in runners_up for c in s} - set(shed) == set(cards("5b Rd 5d"))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.permutations(cards_of(ITALIAN_40.mask)))
+def test_the_next_best_discards_are_the_best_swaps_of_one_card(deck: list[int]) -> None:
+    # Every swap of one card of the rule's discard for one kept, ranked by what the kept cards
+    # are worth: the runners-up are the best of them, best first, each once.
+    hand = deck[:16]
+    shed = shed_set(hand, 4)
+    kept = [c for c in hand if c not in shed]
+
+    def worth(discard: list[int]) -> float:
+        rest = [c for c in hand if c not in discard]
+        return sum(whole_hand_keep_value(c, rest) for c in rest)
+
+    runners_up = next_best_sheds(hand, shed, 48)
+    assert len(runners_up) == 48
+    worths = [worth(s) for s in runners_up]
+    assert all(a >= b - 1e-9 for a, b in pairwise(worths))  # the sums may differ in the last bit
+    assert {frozenset(s) for s in runners_up} == {frozenset(shed) - {out} | {keep} for out in shed for keep in kept}
+    assert next_best_sheds(hand, shed, 3) == runners_up[:3]
+
+
+def test_at_the_scarto_a_search_weighs_the_next_best_discards() -> None:
+    # The hybrid's simulated candidates at the scarto are the rule's discard and its runners-up,
+    # not discards drawn at random from the 1,820; elsewhere the rule names none.
+    match = deal("Fd Cd 7c Fc Cc Rc 6s 7s Fs Cs 4b Rb",
+                 "3d 2d Ad Rd 3c 2c Ac 3s 2s As 5b 6b",
+                 "4d 5d 6d 7d 4c 5c 6c 4s 5s 3b Ab Fb", widow="Rs 2b 7b Cb")
+    heuristic = CalabresellaHeuristic()
+    assert heuristic.runners_up(match.observation(1), match.legal_actions(), "chiamo 3b") == []
+    match.play("chiamo 3b")
+    match.play(decision(match, 1))
+    observation, legal = match.observation(1), match.legal_actions()
+    choice = heuristic.act(observation, legal)
+    runners_up = heuristic.runners_up(observation, legal, choice)
+    assert choice not in runners_up and set(runners_up) <= set(legal) and len(runners_up) == 48
+    weighed: list[list[str]] = []
+
+    class Recording(HybridBot):
+        def simulated_values(self, decision: Decision, deal: Deal, actions: dict[str, int]) -> dict[str, float]:
+            weighed.append(list(actions))
+            return super().simulated_values(decision, deal, actions)
+
+    Recording(heuristic, seed=1, samples=2).act(observation, legal)
+    assert weighed and all(names == [choice, *runners_up[:2]] for names in weighed)
 
 
 def whole_hand_keep_value(c: int, hand: list[int]) -> float:

@@ -139,6 +139,17 @@ def test_a_simulated_decision_weighs_actions_of_every_kind() -> None:
         assert sorted(c.split()[0] for c in candidates) == ["chiamo", "passo", "sola"]
 
 
+def test_a_simulated_decision_weighs_the_rules_runners_up_before_random_ones() -> None:
+    hybrid = HybridBot(FirstLegal(), seed=2, breadth=3)
+    legal = ["passo", "chiamo Ad", "chiamo 2d", "chiamo 3d", "chiamo Rd"]
+    ranked = ["chiamo Xx", "chiamo Rd", "chiamo Ad"]  # the rule's runners-up, one of them not legal
+    for _ in range(20):
+        # One of each other kind first (the best ranked of its kind), then the runners-up, then any.
+        chosen = hybrid.candidates("passo", legal, 4, ranked)
+        assert chosen[:3] == ["passo", "chiamo Rd", "chiamo Ad"] and chosen[3] in ("chiamo 2d", "chiamo 3d")
+        assert hybrid.candidates("chiamo 2d", [*legal, "sola"], 3, ranked)[1:] in (["passo", "sola"], ["sola", "passo"])
+
+
 def test_bidding_is_simulated_and_a_ruinous_bid_is_overruled() -> None:
     # A rule that plays alone with any hand is overruled by simulating the bids on sampled deals.
     class AlwaysSola(Bot):

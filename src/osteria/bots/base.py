@@ -20,6 +20,12 @@ class Bot(ABC):
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
         """One of ``legal_actions``."""
 
+    def runners_up(self, observation: Mapping[str, Any], legal_actions: list[str], choice: str) -> list[str]:
+        """The actions this player rates next after ``choice`` (what it acts on ``observation``),
+        best first, where it rates them one against another (a search weighs these before others
+        drawn at random); none by default."""
+        return []
+
     def close(self) -> None:  # noqa: B027 - only bots holding resources need it
         """Release what the bot holds (a process, a pool); it plays no more."""
 

@@ -124,6 +124,22 @@ def shed_set(hand: Sequence[int], k: int) -> list[int]:
     return [c for c in hand if c not in kept]
 
 
+def next_best_sheds(hand: Sequence[int], shed: Sequence[int], n: int) -> list[list[int]]:
+    """The ``n`` sets of as many cards as ``shed`` (the rule's own, ``shed_set``) that the rule
+    would spare next: each swaps one card of it for one kept, and they come by how much the kept
+    cards are worth (the sum of their ``keep_value``), most first (ties in the hand's order)."""
+    kept = [c for c in hand if c not in shed]
+
+    def worth(cards: list[int]) -> float:
+        suits = _by_suit(cards)
+        return sum(keep_value(x, suits[_suit(x)]) for x in cards)
+
+    swaps = [(worth([x for x in kept if x != keep] + [out]), [keep if x == out else x for x in shed])
+             for out in shed for keep in kept]
+    swaps.sort(key=lambda swap: -swap[0])  # stable: equal worths stay in the hand's order
+    return [sorted(cards, key=hand.index) for _, cards in swaps[:n]]
+
+
 def _worth_without(c: int, kept: list[int], mine: list[int], value: dict[int, float]) -> float:
     """What the cards ``kept`` but ``c`` are worth, the sum of their ``keep_value``, given the
     cards of c's suit among them (``mine``) and each card's value with ``c`` kept (``value``).
@@ -153,6 +169,15 @@ class CalabresellaHeuristic(Bot):
         if phase == "scarto":
             return scarto_str(mask_of(shed_set(hand, DISCARDS)))
         return _Play(obs, legal_actions).choose()
+
+    def runners_up(self, observation: Mapping[str, Any], legal_actions: list[str], choice: str) -> list[str]:
+        """At the scarto, the discards next to its own (``next_best_sheds``): of the 1,820, these
+        are the ones worth a search's look. None elsewhere."""
+        if observation["phase"] != "scarto":
+            return []
+        hand = [CARD_OF[c] for c in observation["hand"]]
+        shed = shed_set(hand, DISCARDS)
+        return [scarto_str(mask_of(cards)) for cards in next_best_sheds(hand, shed, len(legal_actions))]
 
 
 def bid(hand: Sequence[int], seats: int) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain, islice
 from typing import Any
 
@@ -97,7 +97,9 @@ class HybridBot(SearchBot):
         if not solvable and in_play and cards_left > simulate_cards:
             return proposal
         # A bid's playouts are whole deals, and costly: few candidates; a card's are short.
-        candidates = self.candidates(proposal, legal_actions, WIDEST if first.in_card_play else self.breadth)
+        width = WIDEST if first.in_card_play else self.breadth
+        ranked = self.heuristic.runners_up(observation, legal_actions, proposal)
+        candidates = self.candidates(proposal, legal_actions, width, ranked)
         values: dict[str, list[float]] = {a: [] for a in candidates}
         sampled: Iterator[Deal] = chain((first,), deals)
         if solvable and not self.samples:  # time to spare: a solved mean has settled by then
@@ -128,10 +130,10 @@ class HybridBot(SearchBot):
         spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1)) if n > 1 else 0.0
         return best if mean > max(self.margin, confidence * spread / math.sqrt(n)) else proposal
 
-    def candidates(self, proposal: str, legal_actions: list[str], width: int) -> list[str]:
-        """The heuristic's action and at most ``width - 1`` others (``candidates``). A simulation
-        pays a playout for each."""
-        return candidates(proposal, legal_actions, width, self.rng)
+    def candidates(self, proposal: str, legal_actions: list[str], width: int, ranked: Sequence[str] = ()) -> list[str]:
+        """The heuristic's action and at most ``width - 1`` others (``candidates``), its runners-up
+        ``ranked`` before any drawn at random. A simulation pays a playout for each."""
+        return candidates(proposal, legal_actions, width, self.rng, ranked)
 
     def simulated_values(self, decision: Decision, deal: Deal, actions: dict[str, int]) -> dict[str, float]:
         """Each action's result for the seat to move when the heuristic plays the rest of this
@@ -147,12 +149,16 @@ class HybridBot(SearchBot):
         return values
 
 
-def candidates(proposal: str, legal_actions: list[str], width: int, rng: random.Random) -> list[str]:
+def candidates(proposal: str, legal_actions: list[str], width: int, rng: random.Random,
+               ranked: Sequence[str] = ()) -> list[str]:
     """The proposed action and at most ``width - 1`` others: first one of each other kind (the
     action's first word: passing, calling, playing alone...), for those are the choices that move
-    the stakes, then any, drawn at random by ``rng``."""
+    the stakes, then those ``ranked`` next to the proposal (best first, legal ones), then any,
+    drawn at random by ``rng``."""
     others = [a for a in legal_actions if a != proposal]
     rng.shuffle(others)
+    rank = {a: i for i, a in enumerate(ranked)}
+    others.sort(key=lambda a: rank.get(a, len(rank)))
     kinds = {proposal.split()[0]}
     first_of_kind = []
     for a in others:
