@@ -9,6 +9,7 @@ import pytest
 
 import osteria
 from osteria.bots import HEURISTICS, RandomBot, play_bots
+from osteria.bots.hybrid import HybridBot
 from osteria.bots.quattrigghiu import QuattrigghiuHeuristic
 from osteria.cards import parse_card
 from osteria.engine import Match
@@ -68,6 +69,27 @@ def test_plays_alone_only_with_a_very_strong_hand() -> None:
     assert decision(strong, 0) == "sulita s"
     good = first_deal("6d 2d As 2s Rs Cs 7s 5s 3c 4c")
     assert decision(good, 0).startswith("chiamu s ")
+
+
+def test_its_runners_up_in_the_call_are_the_best_call_and_sulita_of_each_suit() -> None:
+    # Bastoni are worth most to this hand (5.1 basi), then denari and coppe (2.9 each, denari with
+    # more trunfi in hand), then spade (2.0): for each, the call of the re the rule would call
+    # there (the re of spade, a suit it lacks) and the sulità.
+    match = first_deal("6d 2d As 2b Rb Cb 7b 5b 3c 4c")
+    heuristic = QuattrigghiuHeuristic()
+    observation, legal = match.observation(0), match.legal_actions()
+    choice = heuristic.act(observation, legal)
+    assert choice == "chiamu b Rs"
+    runners_up = heuristic.runners_up(observation, legal, choice)
+    assert runners_up == ["sulita b", "chiamu d Rs", "sulita d", "chiamu c Rs", "sulita c", "chiamu s Rs",
+                          "sulita s", "passu"]
+    assert set(runners_up) <= set(legal)
+    # The hybrid weighs the best of each other kind, not one drawn at random.
+    hybrid = HybridBot(heuristic, seed=3)
+    for _ in range(10):
+        assert hybrid.candidates(choice, legal, 3, runners_up) == [choice, "sulita b", "passu"]
+    # In the card play it names none.
+    assert heuristic.runners_up({"phase": "play", "hand": []}, ["4c", "3c"], "4c") == []
 
 
 def test_the_holder_of_the_spatigghia_forced_to_call_picks_the_best_suit() -> None:

@@ -89,25 +89,52 @@ class QuattrigghiuHeuristic(Bot):
             return _call(hand, legal_actions)
         return _Play(obs, legal_actions, hand).choose()
 
+    def runners_up(self, observation: Mapping[str, Any], legal_actions: list[str], choice: str) -> list[str]:
+        """In the call, the call and the sulità in each suit, the suits by how many basi the hand
+        should take with it as trunfu (the re called as the rule would call it), then passing:
+        a search weighs the best call of each kind, not any."""
+        if not any(a.startswith(("chiamu", "sulita")) for a in legal_actions):
+            return []
+        hand = [parse_card(c) for c in observation["hand"]]
+        ranked = []
+        for trump in _by_worth(hand):
+            suit = SUITS[trump]
+            if f"chiamu {suit}" in legal_actions:
+                ranked.append(f"chiamu {suit}")
+            elif calls := [a for a in legal_actions if a.startswith(f"chiamu {suit} ")]:
+                ranked.append(_re_to_call(hand, trump, calls))
+            ranked.append(f"sulita {suit}")
+        return [a for a in [*ranked, "passu"] if a in legal_actions and a != choice]
+
+
+def _by_worth(hand: list[int]) -> list[int]:
+    """The suits by how many basi ``hand`` should take with each as trunfu, most first; between
+    equals, the suit with more trunfi in hand first."""
+    value = {t: estimated_basi(hand, t) for t in range(4)}
+    return sorted(range(4), key=lambda t: (-value[t], -sum(TRUMP_MASK[t] >> c & 1 for c in hand)))
+
 
 def _call(hand: list[int], legal: list[str]) -> str:
     """Pass with a weak hand; else call the trunfu worth most basi, alone only when very strong.
     When all have passed "passu" is not offered, and the best suit is still called."""
-    value = {t: estimated_basi(hand, t) for t in range(4)}
-    # The best value; between equals, the suit with more trunfi in hand.
-    trump = max(range(4), key=lambda t: (value[t], sum(TRUMP_MASK[t] >> c & 1 for c in hand)))
+    trump = _by_worth(hand)[0]
+    worth = estimated_basi(hand, trump)
     suit = SUITS[trump]
-    if value[trump] >= SULITA_AT or not any(a.startswith("chiamu") for a in legal):
+    if worth >= SULITA_AT or not any(a.startswith("chiamu") for a in legal):
         return f"sulita {suit}"
-    if value[trump] < CALL_AT and "passu" in legal:
+    if worth < CALL_AT and "passu" in legal:
         return "passu"
     if f"chiamu {suit}" in legal:  # aiuto_volontario: the trunfu only
         return f"chiamu {suit}"
-    # Call a re of a suit where the hand is short: the aiutu's re takes a base there that the
-    # caller could not, while in a long suit of the caller's it would crash with his own cards.
-    # A re of trunfu is a high trunfu for the aiutu, good too, but only after a void plain suit.
-    # (Which re is called changes little in play: measured, it is within the noise.)
-    calls = [a for a in legal if a.startswith(f"chiamu {suit} ")]
+    return _re_to_call(hand, trump, [a for a in legal if a.startswith(f"chiamu {suit} ")])
+
+
+def _re_to_call(hand: list[int], trump: int, calls: list[str]) -> str:
+    """Of the ``calls`` in ``trump`` (each naming a re), the one the rule makes. Call a re of a suit
+    where the hand is short: the aiutu's re takes a base there that the caller could not, while in
+    a long suit of the caller's it would crash with his own cards. A re of trunfu is a high trunfu
+    for the aiutu, good too, but only after a void plain suit. (Which re is called changes little
+    in play: measured, it is within the noise.)"""
 
     def shortness(action: str) -> tuple[int, int]:
         c = parse_card(action.split()[2])
