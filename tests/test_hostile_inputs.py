@@ -80,3 +80,15 @@ def test_odd_tokens_deep_messages_and_control_characters_get_errors(tmp_path: Pa
 
     with served(tmp_path) as base:
         asyncio.run(run(base))
+
+
+@pytest.mark.parametrize("argv", [["arena", "briscola", "--players", "random,random"],
+                                  ["play", "tressette", "--seat", "nord"], ["replay"], ["bench", "--seconds", "many"],
+                                  ["serve", "--port", "http"], ["replay", "a.json", "--colour"], ["nothing"], []])
+def test_a_command_line_it_cannot_read_exits_with_status_1(argv: list[str],
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 1
+    err = capsys.readouterr().err
+    assert "error: " in err and "usage: osteria" in err and "Traceback" not in err

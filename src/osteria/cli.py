@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from osteria.engine import Option, RulesError
 from osteria.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -92,12 +92,21 @@ def _value_word(value: object) -> str:
     return str(value)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, but a command line it cannot read exits with status 1, as every other
+    bad input does (argparse's own is 2); its commands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
     from osteria import __version__
     from osteria.bots import BOTS
 
     bots = ", ".join(BOTS)
-    parser = argparse.ArgumentParser(prog="osteria", description="Italy's regional trick-taking card games.")
+    parser = _Parser(prog="osteria", description="Italy's regional trick-taking card games.")
     parser.add_argument("--version", action="version", version=f"osteria {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
