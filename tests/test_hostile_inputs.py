@@ -92,3 +92,50 @@ def test_a_command_line_it_cannot_read_exits_with_status_1(argv: list[str],
     assert exited.value.code == 1
     err = capsys.readouterr().err
     assert "error: " in err and "usage: osteria" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("option", ["--results", "--records", "--chart"])
+def test_the_arena_refuses_a_file_it_cannot_write_before_it_plays(tmp_path: Path, option: str,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    for path in (tmp_path / "no" / "such.jsonl", tmp_path):  # a missing folder, a folder
+        argv = ["arena", "tressette", "--players", "random,random", "--deals", "2", option, str(path)]
+        assert main(argv) == 1
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(f"osteria arena: cannot write {path}: ") and "\n" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_arena_refuses_results_that_are_not_an_arena_runs(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    for name, content in (("binary.jsonl", b"\xff\xfe\x00osteria"), ("text.jsonl", b"board 1: +3\n")):
+        path = tmp_path / name
+        path.write_bytes(content)
+        argv = ["arena", "tressette", "--players", "random,random", "--deals", "2", "--results", str(path)]
+        assert main(argv) == 1
+        assert capsys.readouterr().err.strip() == f"osteria arena: {path} is not the results of an arena run; " \
+                                                  "choose another file"
+        assert path.read_bytes() == content
+
+
+def test_selfplay_refuses_a_dataset_it_cannot_write_before_it_plays(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    records, dataset = tmp_path / "records.jsonl", tmp_path / "no" / "rows.jsonl"
+    argv = ["selfplay", "tressette", "--players", "random", "--matches", "1", "--records", str(records),
+            "--dataset", str(dataset)]
+    assert main(argv) == 1
+    assert capsys.readouterr().err.strip() == f"osteria selfplay: cannot write {dataset}: No such file or directory"
+    assert not records.exists()
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["play", "tressette", "--plain", "--delay", "-1"], "--delay is seconds, 0 or more, not -1"),
+    (["play", "tressette", "--plain", "--trick-pause", "nan"], "--trick-pause is seconds, 0 or more, not nan"),
+    (["play", "tressette", "--plain", "--hint-time", "0"], "--hint-time is seconds, more than 0, not 0"),
+    (["play", "tressette", "--plain", "--analysis-time", "inf"], "--analysis-time is seconds, more than 0, not inf"),
+    (["arena", "tressette", "--players", "random,random", "--workers", "-1"],
+     "--workers is 0 (one per core) or more, not -1"),
+])
+def test_odd_numbers_on_the_command_line_are_refused(argv: list[str], said: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 1
+    assert capsys.readouterr().err.strip() == f"osteria {argv[0]}: {said}"

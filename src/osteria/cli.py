@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -281,6 +282,8 @@ def _backend_arguments(parser: argparse.ArgumentParser) -> None:
 @contextmanager
 def _backend(args: argparse.Namespace) -> Iterator[Backend]:
     """The backend the command line asks for, closed (a Ray started here stopped) afterwards."""
+    if args.workers < 0:
+        raise UsageError(f"--workers is 0 (one per core) or more, not {args.workers}")
     if args.backend == "ray":
         from osteria.arena.ray_backend import RayBackend
 
@@ -327,10 +330,7 @@ def _selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
                     time_control=time_control, start_limit=start_limit, matches=args.matches)
     GAMES[args.game](args.seats, **options)  # bad options are reported before any work
     _check_engines(players, start_limit)
-    try:
-        Path(args.records).open("w").close()  # an unwritable file is reported before any work
-    except OSError as exc:
-        raise UsageError(f"cannot write {args.records}: {exc.strerror}") from None
+    _check_writable(args.records, args.dataset)
     with _backend(args) as backend:
         written = selfplay(config, Path(args.records), rotate=args.rotate, backend=backend, progress=_progress_bar())
     print(f"{written} records written to {args.records}")
@@ -378,6 +378,21 @@ def _print_result(result: dict[str, Any]) -> None:
         print("not finished")
 
 
+def _check_writable(*paths: str | None) -> None:
+    """UsageError, saying why, for a file given that cannot be written: before any work, so that
+    a run is not lost at its end. A file that was not there is not left behind."""
+    for path in paths:
+        if path is None:
+            continue
+        existed = os.path.lexists(path)
+        try:
+            open(path, "a").close()
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+        if not existed:
+            os.remove(path)
+
+
 def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
     from pathlib import Path
 
@@ -394,6 +409,7 @@ def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
                     keep_records=bool(args.records))
     GAMES[args.game](args.seats, **options)  # bad options are reported before any work
     _check_engines(players, start_limit)
+    _check_writable(args.results, args.records, args.chart)
     with _backend(args) as backend:
         report = run(config, results=Path(args.results) if args.results else None, progress=_progress_bar(),
                      backend=backend)
@@ -479,6 +495,11 @@ def _play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         raise UsageError(f"unrecognized arguments: {' '.join(extra)} (the rules options are in the saved match)")
     options = game_options(args.game, extra) if args.game is not None else {}
     time_control, start_limit = _engine_time(args)
+    for option, seconds, zero in (("--delay", args.delay, True), ("--trick-pause", args.trick_pause, True),
+                                  ("--hint-time", args.hint_time, False),
+                                  ("--analysis-time", args.analysis_time, False)):
+        if not (math.isfinite(seconds) and (seconds >= 0 if zero else seconds > 0)):
+            raise UsageError(f"{option} is seconds, {'0 or more' if zero else 'more than 0'}, not {seconds:g}")
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from osteria.tui import PlainTable, play
 

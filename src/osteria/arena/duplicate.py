@@ -330,8 +330,11 @@ def run(config: Config, *, workers: int = 1, results: Path | None = None,
     it finishes, and a run that finds the file continues where it stopped."""
     done: dict[tuple[str, int], dict[str, Any]] = {}
     if results is not None and results.exists() and results.stat().st_size:
-        lines = results.read_text(encoding="utf-8").splitlines()
-        header = json.loads(lines[0])
+        try:
+            lines = results.read_text(encoding="utf-8").splitlines()
+            header = json.loads(lines[0])
+        except ValueError:  # not text, or its first line not JSON
+            raise ValueError(f"{results} is not the results of an arena run; choose another file") from None
         if header != config.key():
             raise ValueError(f"{results} holds a different run ({header}); choose another file")
         for line in lines[1:]:
