@@ -231,3 +231,30 @@ def test_the_card_play_oracle_decides_all_but_the_cards_as_the_rule_does(game: s
 def test_the_arena_seats_the_card_play_oracle_by_name() -> None:
     report = run(Config("calabresella", ("oracle-play", "heuristic"), deals=1, seed=11))
     assert report.as_json()["boards"] == 1
+
+
+def test_at_the_scarto_the_oracle_weighs_the_discards_the_rule_rates_next(narrow: None,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # Of the 1,365 discards, the rule's own and those it would make next (one card swapped),
+    # before any drawn at random.
+    match = osteria.new_match("calabresella", seed="oracle/0")  # its first deal is called
+    while (seat := match.decider) is not None and match.observation(seat)["phase"] != "scarto":
+        match.play(heuristic_choice(match, seat))  # the bids and the cedo, the rule's
+    assert seat is not None
+    oracle = OraclePlayer("calabresella")
+    oracle.begin_match(seat, "oracle")
+    deal = match.deal
+    assert deal is not None
+    weighed: list[str] = []
+
+    def recorded(self: OraclePlayer, match: Match, seat: int, action: int, *, solve: bool) -> float:
+        weighed.append(deal.action_str(action))
+        return 0.0
+
+    monkeypatch.setattr(OraclePlayer, "continuation", recorded)
+    oracle.option_values(match, seat, {deal.action_str(a): a for a in deal.legal()})
+    observation = match.observation(seat)
+    heuristic = HEURISTICS["calabresella"]()
+    choice = heuristic.act(observation, observation["legal_actions"])
+    runners_up = heuristic.runners_up(observation, observation["legal_actions"], choice)
+    assert len(weighed) == 4 and weighed == [choice, *runners_up[:3]]

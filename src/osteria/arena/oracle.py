@@ -35,10 +35,12 @@ It values every option of a decision on the true deal, in the unit the arena sco
   least as high as the one its earlier decision was valued with.
 
 Bounds: a decision weighs the rule-based player's choice and at most ``BREADTH - 1`` others,
-one of each other kind first (passing, calling, playing alone...) and then drawn at random
-(Calabresella's 1,365 discards: 40 of them), never the lot; it stops weighing further options
-once ``DECISION_SECONDS`` have passed (the rule-based player's choice is weighed first), and
-each solve has a node budget, ``MAX_NODES``. Where a solve does not finish within it, the
+one of each other kind first (passing, calling, playing alone...), the best the rule rates of
+its kind, then those it rates next to its choice (``Bot.runners_up``: at Calabresella's scarto
+its discard with one card swapped, at Quattrigghiu's call each suit's best call and sulità),
+then any drawn at random (Calabresella's 1,365 discards: 40 of them), never the lot; it stops
+weighing further options once ``DECISION_SECONDS`` have passed (the rule-based player's choice
+is weighed first), and each solve has a node budget, ``MAX_NODES``. Where a solve does not finish within it, the
 decision values all its options again by playouts in which the rule-based player plays every
 seat to the board's end, so that its values stay comparable. A turn with a single legal action
 is played at once. Where a game has no rule-based player, every decision is the card play's.
@@ -117,8 +119,13 @@ class OraclePlayer:
         """The value for ``seat`` of the options it weighs (see the module's docstring): by the
         solver's continuations, or, where a solve does not finish, by the rule-based player's."""
         assert self.heuristic is not None
-        proposal = self.rule_choice(match, seat)
-        weighed = candidates(proposal, list(actions), BREADTH, self.rng)
+        observation = match.observation(seat)
+        legal = observation["legal_actions"]
+        proposal = self.heuristic.act(observation, legal)
+        # The options the rule rates next to its own come before any drawn at random: where the
+        # options are many (Calabresella's discards), those are the ones worth weighing.
+        weighed = candidates(proposal, list(actions), BREADTH, self.rng,
+                             self.heuristic.runners_up(observation, legal, proposal))
         deadline = time.perf_counter() + DECISION_SECONDS
         values: dict[str, float] = {}
         for text in weighed:
