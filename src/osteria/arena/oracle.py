@@ -40,10 +40,11 @@ its kind, then those it rates next to its choice (``Bot.runners_up``: at Calabre
 its discard with one card swapped, at Quattrigghiu's call each suit's best call and sulità),
 then any drawn at random (Calabresella's 1,365 discards: 40 of them), never the lot; it stops
 weighing further options once ``DECISION_SECONDS`` have passed (the rule-based player's choice
-is weighed first), and each solve has a node budget, ``MAX_NODES``. Where a solve does not finish within it, the
-decision values all its options again by playouts in which the rule-based player plays every
-seat to the board's end, so that its values stay comparable. A turn with a single legal action
-is played at once. Where a game has no rule-based player, every decision is the card play's.
+is weighed first), and each solve has a node budget, ``MAX_NODES``. Where a solve does not
+finish within it, the decision values all its options again by playouts in which the
+rule-based player plays every seat to the board's end, so that its values stay comparable. A
+turn with a single legal action is played at once. Where a game has no rule-based player, every
+decision is the card play's.
 """
 
 from __future__ import annotations
