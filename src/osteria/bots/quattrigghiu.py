@@ -97,7 +97,7 @@ class QuattrigghiuHeuristic(Bot):
             return []
         hand = [parse_card(c) for c in observation["hand"]]
         ranked = []
-        for trump in _by_worth(hand):
+        for trump, _ in _by_worth(hand):
             suit = SUITS[trump]
             if f"chiamu {suit}" in legal_actions:
                 ranked.append(f"chiamu {suit}")
@@ -107,18 +107,18 @@ class QuattrigghiuHeuristic(Bot):
         return [a for a in [*ranked, "passu"] if a in legal_actions and a != choice]
 
 
-def _by_worth(hand: list[int]) -> list[int]:
-    """The suits by how many basi ``hand`` should take with each as trunfu, most first; between
+def _by_worth(hand: list[int]) -> list[tuple[int, float]]:
+    """Each suit and how many basi ``hand`` should take with it as trunfu, most first; between
     equals, the suit with more trunfi in hand first."""
     value = {t: estimated_basi(hand, t) for t in range(4)}
-    return sorted(range(4), key=lambda t: (-value[t], -sum(TRUMP_MASK[t] >> c & 1 for c in hand)))
+    order = sorted(range(4), key=lambda t: (-value[t], -sum(TRUMP_MASK[t] >> c & 1 for c in hand)))
+    return [(t, value[t]) for t in order]
 
 
 def _call(hand: list[int], legal: list[str]) -> str:
     """Pass with a weak hand; else call the trunfu worth most basi, alone only when very strong.
     When all have passed "passu" is not offered, and the best suit is still called."""
-    trump = _by_worth(hand)[0]
-    worth = estimated_basi(hand, trump)
+    trump, worth = _by_worth(hand)[0]
     suit = SUITS[trump]
     if worth >= SULITA_AT or not any(a.startswith("chiamu") for a in legal):
         return f"sulita {suit}"
