@@ -13,7 +13,8 @@ pytest.importorskip("numba")
 
 from osteria import game_rules
 from osteria.engine import Deal, RulesError
-from osteria.envs.batched import BatchedGame, trick_play_of
+from osteria.envs.batched import BatchedGame
+from osteria.envs.layout import trick_play_of
 from osteria.rules import batched_games
 from osteria.rules.sancagna import AVANTI
 from osteria.rules.traversone import ACE_OF_BASTONI

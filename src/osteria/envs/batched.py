@@ -40,10 +40,23 @@ from osteria.bots.solver_kernel import nth_bit as _nth_card
 from osteria.bots.solver_kernel import random_below as _below
 from osteria.cards import CARD_STRINGS, SUITS
 from osteria.engine import JSON, RulesError
+from osteria.envs.layout import (
+    BIDDING,
+    CALL_AUCTION_PHASES,
+    DISCARD,
+    EXCHANGE,
+    FORCED,
+    MAX_SEATS,
+    PHASE_NAMES,
+    PLAY,
+    TRUMP_CALL_PHASES,
+    VOLUNTEERS,
+    WINDOW,
+    observation_layout,
+    trick_play_of,
+)
 from osteria.rules import GAMES, batched_games
 from osteria.trickplay import CallAuction, TrickPlay, TrumpCall
-
-MAX_SEATS = 6
 
 # Who plays a seat: an outside caller through ``step``, or a policy inside the compiled loop.
 OUTSIDE, RANDOM, RULE = 0, 1, 2
@@ -76,15 +89,11 @@ KNOWN, ATTEMPT, ASKING, GONE = range(PASSES + 1, PASSES + 5)
 COLUMNS = GONE + 1
 
 # The phases of a deal, and the contracts: a called card (or a volunteer) or alone.
-PLAY, BIDDING, EXCHANGE, DISCARD, FORCED, VOLUNTEERS, WINDOW = range(7)
-PHASE_NAMES = ("card play", "bidding", "exchange", "discard", "forced call", "volunteers", "tutita")
 PHASE_VERBS = ("play", "bid", "give", "lay aside", "call", "answer", "answer")  # what an action does in each
 NO_CONTRACT, CALL, ALONE = range(3)
 # The kinds of bidding: none, a card called (CallAuction), Ombre's trump call (TrumpCall).
 NO_AUCTION, CALL_AUCTION, TRUMP_CALL = range(3)
 # The phases each kind of bidding goes through, in the order of the observation's phase block.
-CALL_AUCTION_PHASES = (PLAY, BIDDING, EXCHANGE, DISCARD)
-TRUMP_CALL_PHASES = (PLAY, BIDDING, FORCED, VOLUNTEERS, WINDOW)
 # A trump call's actions follow the cards: per trump suit a call of each partner card (the four
 # ``partner_cards``, then the four ``instead``), per trump alone, per trump a call of volunteers,
 # then a pass, help, tutità and stop. A mask of them is bits from the first (``_first_choice``).
@@ -1144,54 +1153,6 @@ def _playout(tab: int, state: Any, rng: Any, history: Any, finished: Any, finish
         _observe(tab, state, i, observation, mask)
 
 
-def observation_layout(play: TrickPlay) -> tuple[tuple[str, int, tuple[int, ...], str], ...]:
-    """The blocks of a game's observation: (name, offset, shape, meaning), seats counted from
-    the seat to move (position k: k places after it), and so its side and the others."""
-    n, cards, sides = play.seats, play.cards, play.side_count
-    blocks: list[tuple[str, tuple[int, ...], str]] = [
-        ("hand", (cards,), "the cards in the seat's hand"),
-        ("trick", (n, cards), "the current trick: the card each seat has put on it"),
-        ("played", (n, cards), "the cards each seat has played in this deal, this trick's included" + (
-            f" (after the first {play.forgotten} tricks, those since)" if play.forgotten else "")),
-        ("trick_leader", (n,), "who led the current trick"),
-        ("side_points", (sides,), "units taken so far by the seat's side and the others, divided by "
-                                  "the deck's (the last trick's bonus included)"),
-        ("tricks_played", (1,), f"tricks played, divided by {play.tricks}"),
-    ]
-    if len(play.trumps) > 1:
-        blocks.append(("trump", (4,), "the trump suit"))
-    if play.shown:
-        blocks.append(("shown", (cards,), "the cards set aside that every seat sees"))
-    if isinstance(play.auction, TrumpCall):
-        blocks += [
-            ("phase", (len(TRUMP_CALL_PHASES),), "the phase: " + ", ".join(PHASE_NAMES[p] for p in TRUMP_CALL_PHASES)),
-            ("contract", (2,), "the contract: with a partner (called, or a volunteer), alone (so far)"),
-            ("caller", (n,), "who called the trump"),
-            ("called", (cards,), "the card whose holder is the caller's partner"),
-            ("aiuto", (n,), "the caller's partner, where the seat knows him"),
-            ("tutita", (1,), "a side goes for all the tricks"),
-        ]
-    elif play.auction is not None:
-        blocks += [
-            ("phase", (len(CALL_AUCTION_PHASES),), "the phase: " + ", ".join(PHASE_NAMES[p]
-                                                                              for p in CALL_AUCTION_PHASES)),
-            ("contract", (2,), "the contract: a called card, alone"),
-            ("caller", (n,), "who took the contract"),
-            ("called", (cards,), "the called card"),
-            ("called_holder", (n + 1,), "who was dealt the called card (the last place: it lay set aside), where "
-                                        "the seat knows"),
-            ("ceded", (cards,), "the card the caller gave for the called one"),
-            ("widow", (cards,), "the cards set aside as dealt, to the caller who took them"),
-            ("discards", (cards,), "the cards the caller laid aside, to himself"),
-        ]
-    layout = []
-    offset = 0
-    for name, shape, meaning in blocks:
-        layout.append((name, offset, shape, meaning))
-        offset += int(np.prod(shape))
-    return tuple(layout)
-
-
 def _tables(play: TrickPlay, margin: bool) -> np.ndarray:
     """The game's scalars and tables in the one array the compiled code reads."""
     layout = {name: offset for name, offset, _, _ in observation_layout(play)}
@@ -1316,24 +1277,6 @@ def _row_of(tables: np.ndarray) -> int:
         for function in dispatchers:
             function.recompile()
     return _ROWS[key]
-
-
-def trick_play_of(game: str, seats: int | None = None, options: dict[str, JSON] | None = None) -> TrickPlay:
-    """The card play of a game the batched engine plays, by its name, seats and options; a
-    RulesError says why not for another."""
-    games = batched_games()
-    playable = ", ".join(games)
-    if game not in GAMES:
-        raise RulesError(f"unknown game {game!r}; the batched engine plays {playable}")
-    if game not in games:
-        raise RulesError(f"the batched engine does not play {game}; it plays {playable}")
-    play = GAMES[game](seats, **(options or {})).trick_play()
-    if play is None:
-        raise RulesError(f"the batched engine cannot play {game} with these options; it plays the card play "
-                         f"of {playable}")
-    if play.seats > MAX_SEATS or any(side != seat % play.side_count for seat, side in enumerate(play.sides)):
-        raise RulesError(f"{game}: the batched engine seats at most {MAX_SEATS}, a side every so many seats")
-    return play
 
 
 class BatchedGame:

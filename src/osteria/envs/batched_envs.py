@@ -25,7 +25,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from osteria.engine import JSON, RulesError
-from osteria.envs.batched import BatchedGame, trick_play_of
+from osteria.envs.batched import BatchedGame
+from osteria.envs.layout import trick_play_of
 
 Observation = dict[str, np.ndarray]
 
