@@ -1,5 +1,6 @@
-"""The learned Tressette player: it reads what the batched engine's network was trained on, plays
-only legal actions from its own observation, and its shipped weights play well."""
+"""The learned players of Tressette and Calabresella: each reads what the batched engine's network
+was trained on, plays only legal actions from its own observation, and its shipped weights play
+well."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import pytest
 import osteria
 from osteria.arena import Config, run
 from osteria.bots import RandomBot, make_bot
-from osteria.bots.learned import WEIGHTS, DmcTressette, observation_vector
+from osteria.bots.learned import POSITION, CalabresellaReader, DmcPlayer, TressetteReader, weights_of
+from osteria.bots.memory import CARD_OF
+from osteria.bots.tressette import TressetteHeuristic
 from osteria.cli import main
-from osteria.envs.batched import BatchedTressette
+from osteria.envs.batched import BIDDING, BatchedGame, BatchedTressette
+from test_envs_batched_calabresella import following
 
 from helpers import match_with, play_checked
 
@@ -26,10 +30,11 @@ def test_its_observation_is_the_batched_engines_at_every_card() -> None:
         hands = [env.cards_of(env.hands[0, s]) for s in range(4)]
         match = match_with("tressette", hands)
         rng = random.Random(seed)
+        reader = TressetteReader()
         for _ in range(env.cards):
             seat = match.decider
             assert seat == int(env.to_move[0])
-            assert np.array_equal(observation_vector(match.observation(seat)), env.observation[0])
+            assert np.array_equal(reader.vector(match.observation(seat)), env.observation[0])
             position = rng.choice(np.flatnonzero(env.legal_mask[0]).tolist())
             match.play(env.card_name(position))
             env.step(np.array([position]))
@@ -40,17 +45,84 @@ def test_it_plays_only_legal_actions_with_the_accusi_and_the_signals() -> None:
     for seed in range(3):
         for options in ({}, {"segni": "sud"}, {"morto": [1]}):
             match = osteria.new_match("tressette", seed=seed, target=21, **options)
-            play_checked(match, {seat: DmcTressette() if seat % 2 == 0 else RandomBot(seed) for seat in range(4)})
+            players = {seat: DmcPlayer("tressette", TressetteHeuristic()) if seat % 2 == 0 else RandomBot(seed)
+                       for seat in range(4)}
+            play_checked(match, players)
 
 
-def test_the_shipped_weights_beat_random_play() -> None:
-    assert WEIGHTS.exists()
-    report = run(Config("tressette", ("dmc", "random"), 40, seed=2026))
+@pytest.mark.parametrize("seats", [3, 4, 5])
+def test_its_calabresella_observation_is_the_batched_engines_at_every_action(seats: int) -> None:
+    # Deals of the batched engine followed by the rules module's: at every bid, card given, card
+    # laid aside and card played, the vector rebuilt from the seat's observation (with the cards
+    # of the scarto laid aside so far) is the engine's.
+    reader = CalabresellaReader(seats)
+    n = 16
+    batch = BatchedGame("calabresella", n, seats=seats, outside=range(seats), seed=7)
+    choose = np.random.default_rng(7)
+    steps = [following(batch, i) for i in range(n)]
+    phases = set()
+    for _ in range(3 * batch.history.shape[1]):
+        actions = np.empty(n, dtype=np.int64)
+        for i, step in enumerate(steps):
+            me = step.deal.to_move
+            obs = {**step.deal.observation(me), "seat": me}
+            pending = frozenset(step.position[c] for c in step.discards)
+            assert np.array_equal(reader.vector(obs, pending), batch.observation[i])
+            phases.add(int(batch.phase[i]))
+            legal = step.legal()
+            # Passes often, so that a deal reaches its scarto and play with another caller.
+            bidding = batch.phase[i] == BIDDING
+            actions[i] = batch.cards if bidding and choose.random() < 0.4 else legal[choose.integers(len(legal))]
+            step.apply(int(actions[i]))
+        batch.step(actions, strict=True)
+        for i in np.flatnonzero(batch.terminated):
+            steps[i] = following(batch, i)
+    assert len(phases) == {3: 4, 4: 3, 5: 2}[seats]  # a scarto at three alone, a cedo short of five
+
+
+def test_it_plays_only_legal_calabresella_actions_and_leaves_other_tables_to_the_rule() -> None:
+    for seed in range(3):
+        for seats in (3, 4, 5):
+            match = osteria.new_match("calabresella", seed=seed, seats=seats, rounds=1)
+            dmc = make_bot("dmc", game="calabresella")
+            play_checked(match, {seat: dmc if seat == 0 else RandomBot(seed) for seat in range(seats)})
+
+
+def test_its_scarto_is_four_cards_laid_aside_one_at_a_time() -> None:
+    # At a real scarto the player lays aside, one at a time, the card the network values most
+    # once the others are laid aside: the scarto it makes is the one these choices make.
+    match = osteria.new_match("calabresella", seed=3)
+    rule = make_bot("heuristic", game="calabresella")
+    while match.deal_due or match.observation(match.decider)["phase"] != "scarto":
+        if match.deal_due:  # every seat passed: the next deal
+            match.begin_deal()
+            continue
+        legal = match.legal_actions()
+        # The first to speak calls, so that the deal comes to its scarto.
+        match.play(next((a for a in legal if a.startswith("chiamo")), None) or
+                   rule.act(match.observation(match.decider), legal))
+    dmc = make_bot("dmc", game="calabresella")
+    assert isinstance(dmc, DmcPlayer)
+    obs = match.observation(match.decider)
+    hand = {CARD_OF[text] for text in obs["hand"]}
+    laid: frozenset[int] = frozenset()
+    for _ in range(4):
+        values = dmc.values(obs, laid)
+        laid |= {max((POSITION[c] for c in hand if POSITION[c] not in laid), key=lambda p: values[p])}
+    chosen = dmc.act(obs, match.legal_actions())
+    assert chosen.startswith("scarto ")
+    assert {POSITION[CARD_OF[text]] for text in chosen.split()[1:]} == laid
+
+
+@pytest.mark.parametrize(("game", "seats"), [("tressette", None), ("calabresella", 3)])
+def test_the_shipped_weights_beat_random_play(game: str, seats: int | None) -> None:
+    assert weights_of(game).exists()
+    report = run(Config(game, ("dmc", "random"), 40, seed=2026, seats=seats))
     assert report.advantages()[0].low > 0
 
 
-def test_it_plays_tressette_alone(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(ValueError, match="dmc plays tressette"):
+def test_it_plays_the_games_it_was_trained_for_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(ValueError, match="dmc plays tressette and calabresella"):
         make_bot("dmc", game="sancagna")
     assert main(["arena", "sancagna", "--players", "dmc,random", "--deals", "2"]) == 1
-    assert "dmc plays tressette" in capsys.readouterr().err
+    assert "dmc plays tressette and calabresella" in capsys.readouterr().err

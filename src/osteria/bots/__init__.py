@@ -37,15 +37,17 @@ def _heuristic(game: str, seed: int | str | None) -> Bot:
 
 
 def _learned(game: str, seed: int | str | None) -> Bot:
-    if game != "tressette":
-        raise ValueError(f"no learned player for {game} yet: dmc plays tressette")
+    from osteria.bots.learned import READERS
+
+    if game not in READERS:
+        raise ValueError(f"no learned player for {game} yet: dmc plays {' and '.join(READERS)}")
     try:
         import numpy  # noqa: F401
     except ImportError:
         raise ValueError("the dmc player needs numpy: pip install 'osteria[rl]'") from None
-    from osteria.bots.learned import DmcTressette
+    from osteria.bots.learned import DmcPlayer
 
-    return DmcTressette()
+    return DmcPlayer(game, _heuristic(game, seed))
 
 
 def _level(level: str, game: str, seed: int | str | None) -> Bot:
