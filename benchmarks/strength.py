@@ -241,7 +241,11 @@ def main() -> None:
         lines += [f"## {game}", "", f"Advantage in {UNIT.get(game, 'points')} per board; the goal of each "
                   f"interval: {aim}.",
                   "", "| players | seats | boards | advantage (95%) | command |", "| --- | --- | --- | --- | --- |"]
-        best = next((line for line in honest if line.players[0] == strongest), None)
+        # At the game's usual seat count the honest player measured strongest there, which may be
+        # another than the levels' (a learned player); elsewhere the levels' player alone is measured.
+        measured = [line for line in honest if line.advantage]
+        best = max(measured, key=lambda line: line.advantage.mean if line.advantage else 0.0) if measured \
+            else next((line for line in honest if line.players[0] == strongest), None)
         pairs = sorted([(oracle, best), *others], key=lambda pair: pair[0].seats or rules.seats)
         # Each line's interval aims at a quarter of the oracle's lead at its own seat count where
         # the oracle was measured there, else at the game's.
@@ -255,13 +259,14 @@ def main() -> None:
         lines.append("")
         for ceiling, honest_best in pairs:
             seats = ceiling.seats or rules.seats
+            player = honest_best.players[0] if honest_best else strongest
             if honest_best and honest_best.advantage and ceiling.advantage:
                 a, o = honest_best.advantage, ceiling.advantage
                 share = f"{a.mean / o.mean:.0%}" if o.mean > 0 else "-"
-                shares.append(f"| {game} | {seats} | {strongest} | {a.n} | {a} | {o} | {share} |")
+                shares.append(f"| {game} | {seats} | {player} | {a.n} | {a} | {o} | {share} |")
             else:
                 a = honest_best.advantage if honest_best else None
-                shares.append(f"| {game} | {seats} | {strongest} | {a.n if a else ''} | {a or 'not measured yet'} "
+                shares.append(f"| {game} | {seats} | {player} | {a.n if a else ''} | {a or 'not measured yet'} "
                               f"| {ceiling.advantage or 'not measured yet'} | |")
         for ceiling, card_play in sorted(split, key=lambda pair: pair[0].seats or rules.seats):
             o, c = ceiling.advantage, card_play.advantage
@@ -279,8 +284,10 @@ def main() -> None:
             ladders.append(f"| {game} | {pair[0]} vs {pair[1]} | {a.n if a else ''} | {a or ''} | {verdict} |")
         Path(args.out).write_text("\n".join(lines), encoding="utf-8")  # each game as soon as it is done
     lines += ["## The strongest honest player against the rule-based one", "",
-              "The strongest honest player of each game is the one the `difficile` and `maestro` levels use.",
-              "The share is asked at every seat count a game allows.",
+              "The strongest honest player of each game is the one measured strongest against the rule-based",
+              "player at its usual seat count, and the `difficile` and `maestro` levels' player at the others",
+              "(the levels play the strongest searching player; a learned player stronger than it is not yet",
+              "a level). The share is asked at every seat count a game allows.",
               "", "| game | seats | player | boards | its advantage (95%) | the oracle's | share of the oracle's |",
               "| --- | --- | --- | --- | --- | --- | --- |", *shares, "",
               "## Where the oracle's lead lies", "",
