@@ -79,8 +79,9 @@ class Reader:
         self.hand_size = play.hand_size
         self.sides = play.side_count
         self.scale = play.deck_units(0)
-        self.at = {name: offset for name, offset, _, _ in observation_layout(play)}
-        _, offset, shape, _ = observation_layout(play)[-1]
+        layout = observation_layout(play)
+        self.at = {name: offset for name, offset, _, _ in layout}
+        _, offset, shape, _ = layout[-1]
         self.size = offset + prod(shape)
 
     def plays(self, obs: Mapping[str, Any]) -> bool:
