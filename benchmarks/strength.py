@@ -138,6 +138,22 @@ class Measure:
         return line
 
 
+def strongest_of(lines: list[Line]) -> Line | None:
+    """The measured line whose first player leads by the most, None where none is measured."""
+    measured = [line for line in lines if line.advantage]
+    return max(measured, key=lambda line: line.advantage.mean if line.advantage else 0.0, default=None)
+
+
+def learned_at(game: str, seats: int) -> bool:
+    """Whether the learned player has a network for ``game`` at ``seats`` (elsewhere it plays as
+    the rule-based player)."""
+    if refusal("dmc", game) is not None:
+        return False
+    from osteria.bots.learned import weights_of
+
+    return weights_of(game, seats).exists()
+
+
 def short_of_floor(line: Line) -> str:
     """The mark of a measured line that played fewer boards than its floor asks, else nothing."""
     a = line.advantage
@@ -230,7 +246,8 @@ def main() -> None:
         for n in rules.seat_counts:
             if n != rules.seats:
                 ceiling = measure.measure(Line(game, ("oracle", "heuristic"), seats=n), None)
-                honest_n = measure.measure(Line(game, (strongest, "heuristic"), seats=n), quarter(ceiling))
+                honest_n = [measure.measure(Line(game, (p, "heuristic"), seats=n), quarter(ceiling))
+                            for p in (strongest, "dmc") if p == strongest or learned_at(game, n)]
                 others.append((ceiling, honest_n))
                 split.append((ceiling, measure.measure(Line(game, ("oracle-play", "heuristic"), seats=n,
                                                             floor=boards(ceiling)), quarter(ceiling))))
@@ -241,18 +258,17 @@ def main() -> None:
         lines += [f"## {game}", "", f"Advantage in {UNIT.get(game, 'points')} per board; the goal of each "
                   f"interval: {aim}.",
                   "", "| players | seats | boards | advantage (95%) | command |", "| --- | --- | --- | --- | --- |"]
-        # At the game's usual seat count the honest player measured strongest there, which may be
-        # another than the levels' (a learned player); elsewhere the levels' player alone is measured.
-        measured = [line for line in honest if line.advantage]
-        best = max(measured, key=lambda line: line.advantage.mean if line.advantage else 0.0) if measured \
-            else next((line for line in honest if line.players[0] == strongest), None)
-        pairs = sorted([(oracle, best), *others], key=lambda pair: pair[0].seats or rules.seats)
+        # The honest player measured strongest at each seat count, which may be another than the
+        # levels' (a learned player).
+        best = strongest_of(honest) or next((line for line in honest if line.players[0] == strongest), None)
+        pairs = sorted([(oracle, best), *((ceiling, strongest_of(lines)) for ceiling, lines in others)],
+                       key=lambda pair: pair[0].seats or rules.seats)
         # Each line's interval aims at a quarter of the oracle's lead at its own seat count where
         # the oracle was measured there, else at the game's.
         rows = [*((line, goal) for line in [oracle, split[0][1], *honest, *over_random, *ladder]),
                 *((line, quarter(ceiling))
-                  for (ceiling, honest_best), (_, card_play) in zip(others, split[1:], strict=True)
-                  for line in (ceiling, card_play, honest_best))]
+                  for (ceiling, honest_n), (_, card_play) in zip(others, split[1:], strict=True)
+                  for line in (ceiling, card_play, *honest_n))]
         for line, own in rows:
             lines.append(f"| {line.players[0]} vs {line.players[1]} | {line.seats or rules.seats} "
                          f"{cell(line, own)} `{line.command()}` |")
@@ -284,10 +300,10 @@ def main() -> None:
             ladders.append(f"| {game} | {pair[0]} vs {pair[1]} | {a.n if a else ''} | {a or ''} | {verdict} |")
         Path(args.out).write_text("\n".join(lines), encoding="utf-8")  # each game as soon as it is done
     lines += ["## The strongest honest player against the rule-based one", "",
-              "The strongest honest player of each game is the one measured strongest against the rule-based",
-              "player at its usual seat count, and the `difficile` and `maestro` levels' player at the others",
-              "(the levels play the strongest searching player; a learned player stronger than it is not yet",
-              "a level). The share is asked at every seat count a game allows.",
+              "At each seat count, the honest player measured strongest against the rule-based one there:",
+              "the `difficile` and `maestro` levels' player, or the learned `dmc` where a network was",
+              "trained for that game and seat count and leads by more (it is not yet a level). The share",
+              "is asked at every seat count a game allows.",
               "", "| game | seats | player | boards | its advantage (95%) | the oracle's | share of the oracle's |",
               "| --- | --- | --- | --- | --- | --- | --- |", *shares, "",
               "## Where the oracle's lead lies", "",
