@@ -8,7 +8,8 @@ end the deal with; the player takes the legal action it values most. A choice of
 (Calabresella's scarto) is made as the engine makes it, a card at a time. The batched engine
 knows a game's bidding and card play alone, so what it does not (Tressette's accusi, a table col
 morto, a number of seats the network was not trained for) is the rule-based player's, and a card
-is played without a signal. The weights ship with the package (``weights/<game>_dmc.npz``, numpy
+is played without a signal. The weights ship with the package (``weights/<game>_dmc.npz``, and
+``weights/<game>-<seats>_dmc.npz`` at another number of seats than the game's usual one; numpy
 arrays of float16); playing needs numpy (``osteria[rl]``).
 """
 
