@@ -2,7 +2,7 @@
 """Learn a game's play by Deep Monte-Carlo self-play on the batched engine, on the CPU.
 
     python examples/train_dmc.py [--game tressette] [--seats N] [--minutes 30] [--deals 1024]
-                                 [--steps N] [--scale X] [--out FILE]
+                                 [--steps N] [--scale X] [--lr X] [--out FILE] [--init FILE]
                                  [--address local|ray://HOST:10001] [--actors N]
 
 Deep Monte-Carlo (DMC, as DouZero learns Dou Dizhu): one network reads the observation of the
@@ -149,6 +149,14 @@ def save(layers: Layers, path: Path) -> None:
     np.savez_compressed(path, **arrays)
 
 
+def load(net: nn.Sequential, path: Path) -> None:
+    """The weights of a file ``save`` wrote, into the network."""
+    with np.load(path) as arrays:
+        for k, layer in enumerate(m for m in net if isinstance(m, nn.Linear)):
+            layer.weight.data = torch.from_numpy(arrays[f"w{k}"].astype(np.float32))
+            layer.bias.data = torch.from_numpy(arrays[f"b{k}"].astype(np.float32))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="tressette", help="the game (tressette)")
@@ -169,6 +177,7 @@ def main() -> int:
     parser.add_argument("--actors", type=int, help="self-play tasks a round (1; with --address, Ray's CPUs)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="the weights' file (the package's for the game)")
+    parser.add_argument("--init", type=Path, help="weights to start from (a file --out wrote), to train on")
     args = parser.parse_args()
     if args.minutes <= 0 or args.deals < 1 or args.batch < 1 or args.eval_every < 1 or args.eval_deals < 1 \
             or args.threads < 1 or not 0 <= args.epsilon <= 1 or args.lr <= 0 \
@@ -189,6 +198,8 @@ def main() -> int:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     net = network(probe.observation_size, probe.actions)
+    if args.init:
+        load(net, args.init)
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
     with ExitStack() as stack:
         mapper: Callable[..., Iterable[Any]] = map
