@@ -80,6 +80,7 @@ class Reader:
         self.hand_size = play.hand_size
         self.sides = play.side_count
         self.scale = play.deck_units(0)
+        self.weights = weights_of(self.game, self.seats)
         layout = observation_layout(play)
         self.at = {name: offset for name, offset, _, _ in layout}
         _, offset, shape, _ = layout[-1]
@@ -192,10 +193,10 @@ class DmcPlayer(Bot):
     def reader(self, seats: int) -> Reader | None:
         if seats not in self.readers:
             try:
-                trained = weights_of(self.game, seats).exists()
+                reader: Reader | None = READERS[self.game](seats)
             except ValueError:  # seats the batched engine does not play (Tressette for two)
-                trained = False
-            self.readers[seats] = READERS[self.game](seats) if trained else None
+                reader = None
+            self.readers[seats] = reader if reader is not None and reader.weights.exists() else None
         return self.readers[seats]
 
     def values(self, obs: Mapping[str, Any], pending: frozenset[int] = frozenset()) -> Any:
@@ -203,7 +204,7 @@ class DmcPlayer(Bot):
         seats = len(obs["hand_sizes"])
         reader = self.reader(seats)
         assert reader is not None, f"no network for {self.game} at {seats} seats"
-        return forward(_weights(weights_of(self.game, seats)), reader.vector(obs, pending))
+        return forward(_weights(reader.weights), reader.vector(obs, pending))
 
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
         reader = self.reader(len(observation["hand_sizes"]))
