@@ -88,10 +88,9 @@ def test_it_plays_only_legal_calabresella_actions_and_leaves_other_tables_to_the
             play_checked(match, {seat: dmc if seat == 0 else RandomBot(seed) for seat in range(seats)})
 
 
-def test_its_scarto_is_four_cards_laid_aside_one_at_a_time() -> None:
-    # At a real scarto the player lays aside, one at a time, the card the network values most
-    # once the others are laid aside: the scarto it makes is the one these choices make.
-    match = osteria.new_match("calabresella", seed=3)
+def at_a_scarto(seed: int) -> osteria.Match:
+    """A Calabresella match for three at the scarto of a caller, the first seat to speak that can call."""
+    match = osteria.new_match("calabresella", seed=seed)
     rule = make_bot("heuristic", game="calabresella")
     while match.deal_due or match.observation(match.decider)["phase"] != "scarto":
         if match.deal_due:  # every seat passed: the next deal
@@ -101,6 +100,13 @@ def test_its_scarto_is_four_cards_laid_aside_one_at_a_time() -> None:
         # The first to speak calls, so that the deal comes to its scarto.
         match.play(next((a for a in legal if a.startswith("chiamo")), None) or
                    rule.act(match.observation(match.decider), legal))
+    return match
+
+
+def test_its_scarto_is_four_cards_laid_aside_one_at_a_time() -> None:
+    # At a real scarto the player lays aside, one at a time, the card the network values most
+    # once the others are laid aside: the scarto it makes is the one these choices make.
+    match = at_a_scarto(seed=3)
     dmc = make_bot("dmc", game="calabresella")
     assert isinstance(dmc, DmcPlayer)
     obs = match.observation(match.decider)
@@ -126,3 +132,37 @@ def test_it_plays_the_games_it_was_trained_for_alone(capsys: pytest.CaptureFixtu
         make_bot("dmc", game="sancagna")
     assert main(["arena", "sancagna", "--players", "dmc,random", "--deals", "2"]) == 1
     assert "dmc plays tressette and calabresella" in capsys.readouterr().err
+
+
+def test_its_runners_up_are_the_other_cards_by_the_networks_values_each_once() -> None:
+    # The hybrid over the learned player weighs these first after its choice: every other card
+    # (bare: a signal does not change what the network values), best first.
+    dmc = make_bot("dmc", game="tressette")
+    assert isinstance(dmc, DmcPlayer)
+    rule = TressetteHeuristic()
+    match = osteria.new_match("tressette", seed=5)
+    checked = 0
+    while match.decider is not None and checked < 20:
+        obs, legal = match.observation(match.decider), match.legal_actions()
+        cards = {CARD_OF[a.split()[0]] for a in legal if a.split()[0] in CARD_OF}
+        if len(cards) > 1 and not obs.get("morto"):
+            choice = dmc.act(obs, legal)
+            ranked = dmc.runners_up(obs, legal, choice)
+            assert all(a in legal and len(a.split()) == 1 for a in ranked)
+            assert {CARD_OF[a] for a in ranked} == cards - {CARD_OF[choice.split()[0]]}
+            values = dmc.values(obs)
+            assert [values[POSITION[CARD_OF[a]]] for a in ranked] == sorted(
+                (values[POSITION[CARD_OF[a]]] for a in ranked), reverse=True)
+            checked += 1
+        match.play(rule.act(obs, legal))
+    assert checked == 20
+
+
+def test_at_the_scarto_its_runners_up_are_the_rule_based_players() -> None:
+    match = at_a_scarto(seed=3)
+    rule = make_bot("heuristic", game="calabresella")
+    dmc = make_bot("dmc", game="calabresella")
+    obs, legal = match.observation(match.decider), match.legal_actions()
+    choice = dmc.act(obs, legal)
+    assert dmc.runners_up(obs, legal, choice) == rule.runners_up(obs, legal, choice) != []
+

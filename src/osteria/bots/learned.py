@@ -10,7 +10,7 @@ knows a game's bidding and card play alone, so what it does not (Tressette's acc
 morto, a number of seats the network was not trained for) is the rule-based player's, and a card
 is played without a signal. The weights ship with the package (``weights/<game>_dmc.npz``, and
 ``weights/<game>-<seats>_dmc.npz`` at another number of seats than the game's usual one; numpy
-arrays of float16); playing needs numpy (``osteria[rl]``).
+arrays of float16).
 """
 
 from __future__ import annotations
@@ -227,3 +227,21 @@ class DmcPlayer(Bot):
             values = self.values(observation, taken)
             best = max({p for action in live for p in options[action] - taken}, key=lambda p: values[p])
             taken |= {best}
+
+    def runners_up(self, observation: Mapping[str, Any], legal_actions: list[str], choice: str) -> list[str]:
+        """The other actions of one engine's action each (a card, a bid, a card called) by the
+        network's values, best first; the rule-based player's for a choice of several cards (the
+        scarto), of which the network values one card at a time, and where it does not play."""
+        reader = self.reader(len(observation["hand_sizes"]))
+        if reader is None or not reader.plays(observation):
+            return self.rule.runners_up(observation, legal_actions, choice)
+        taken = reader.steps(choice)
+        single: dict[int, str] = {}  # an engine's action: the barest action taking it alone
+        for action in sorted(legal_actions, key=lambda action: -len(action.split())):
+            s = reader.steps(action)
+            if s is not None and len(s) == 1 and s != taken:
+                single[min(s)] = action
+        if not single:
+            return self.rule.runners_up(observation, legal_actions, choice)
+        values = self.values(observation)
+        return [single[p] for p in sorted(single, key=lambda p: -values[p])]
