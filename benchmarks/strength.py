@@ -48,9 +48,11 @@ SEED = 2026
 FIRST = 100  # boards a line plays first
 # The players that think to a time limit at (nearly) every move: their lines are dear, and what
 # they find depends on the machine.
-TIMED = {"pimc", "ismcts", "hybrid", *THINKING}
+TIMED = {"pimc", "ismcts", "hybrid", "hybrid-dmc", *THINKING}
 # The honest players measured against the rule-based player, strongest first where known.
-HONEST = ("hybrid", "pimc", "ismcts", "dmc")
+HONEST = ("hybrid", "pimc", "ismcts", "dmc", "hybrid-dmc")
+# The player each learned one plays as where it has no network.
+UNLEARNED = {"hybrid-dmc": "hybrid", "dmc": "heuristic"}
 LADDER = (("medio", "facile"), ("difficile", "medio"), ("maestro", "difficile"))
 UNIT = {"tressette": "points", "calabresella": "stakes", "traversone": "points (fewer is better)",
         "quattrigghiu": "stakes", "sancagna": "circles per smazzata"}
@@ -206,9 +208,10 @@ def main() -> None:
         "first player is better, whichever way the game counts. `oracle` cheats: it sees every hand,",
         "values each bid, call and discard by solving it on the true deal, and so marks how far honest",
         "play could go; `oracle-play` cheats in the card play alone, and shows how much of that is the",
-        "card play's. `pimc`, `ismcts` and `hybrid` think 0.1 s a move, `difficile` too and `maestro`",
-        "1 s; in Tressette `pimc` and the maestro read the others' play, the difficile does not,",
-        "and in Quattrigghiu the maestro solves the last 32 cards, the difficile the last 16",
+        "card play's. `dmc` is the learned player, `hybrid-dmc` the hybrid overruling it instead of",
+        "the rule-based player. `pimc`, `ismcts`, `hybrid` and `hybrid-dmc` think 0.1 s a move,",
+        "`difficile` too and `maestro` 1 s; in Tressette `pimc` and the maestro read the others' play,",
+        "the difficile does not, and in Quattrigghiu the maestro solves the last 32 cards, the difficile the last 16",
         "(docs/ai.md). Each line plays boards until its interval is at most a quarter of the",
         "oracle's lead over the rule-based player (Tressette's",
         "oracle and strongest honest player at least 1,000 boards, every line of the level ladder at",
@@ -246,8 +249,10 @@ def main() -> None:
         for n in rules.seat_counts:
             if n != rules.seats:
                 ceiling = measure.measure(Line(game, ("oracle", "heuristic"), seats=n), None)
+                # Where no network was trained for n seats, the learned players play as the rule-based one.
+                players = (strongest, "dmc") if learned_at(game, n) else (UNLEARNED.get(strongest, strongest),)
                 honest_n = [measure.measure(Line(game, (p, "heuristic"), seats=n), quarter(ceiling))
-                            for p in (strongest, "dmc") if p == strongest or learned_at(game, n)]
+                            for p in dict.fromkeys(players)]
                 others.append((ceiling, honest_n))
                 split.append((ceiling, measure.measure(Line(game, ("oracle-play", "heuristic"), seats=n,
                                                             floor=boards(ceiling)), quarter(ceiling))))

@@ -166,3 +166,9 @@ def test_at_the_scarto_its_runners_up_are_the_rule_based_players() -> None:
     choice = dmc.act(obs, legal)
     assert dmc.runners_up(obs, legal, choice) == rule.runners_up(obs, legal, choice) != []
 
+
+def test_the_hybrid_over_it_plays_only_legal_actions() -> None:
+    for seats in (3, 4, 5):
+        match = osteria.new_match("calabresella", seed=seats, seats=seats, rounds=1)
+        hybrid = make_bot("hybrid-dmc", game="calabresella", seed=1)
+        play_checked(match, {seat: hybrid if seat == 0 else RandomBot(seats) for seat in range(seats)})

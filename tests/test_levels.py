@@ -12,6 +12,7 @@ from osteria.bots import BOTS, HEURISTICS, make_bot, play_bots
 from osteria.bots import tressette as tressette_bot
 from osteria.bots.hybrid import HybridBot
 from osteria.bots.ismcts import IsmctsBot
+from osteria.bots.learned import DmcPlayer
 from osteria.bots.levels import LEVELS, Careless, plays_as
 from osteria.bots.pimc import PimcBot
 from osteria.engine import Deal
@@ -27,6 +28,9 @@ def test_every_level_is_a_bot_of_every_game() -> None:
                 assert isinstance(bot, PimcBot)  # it measured stronger than the hybrid there
             elif level in ("difficile", "maestro") and game == "traversone":
                 assert isinstance(bot, IsmctsBot)  # so did ISMCTS there
+            elif level in ("difficile", "maestro") and game == "calabresella":
+                assert isinstance(bot, HybridBot)  # overruling the learned player, stronger there
+                assert isinstance(bot.heuristic, DmcPlayer) and isinstance(bot.heuristic.rule, HEURISTICS[game])
             elif level in ("difficile", "maestro"):
                 assert isinstance(bot, HybridBot)
                 assert isinstance(bot.heuristic, HEURISTICS[game])
@@ -63,6 +67,7 @@ def test_the_difficile_plays_as_the_bot_named_for_it() -> None:
         assert bot.time_limit == difficile.time_limit == 0.1  # type: ignore[attr-defined]
         assert getattr(bot, "model", None) is getattr(difficile, "model", None) is None
         assert getattr(bot, "deeper", False) is getattr(difficile, "deeper", False) is False
+        assert type(getattr(bot, "heuristic", None)) is type(getattr(difficile, "heuristic", None))
 
 
 def solving_position(seed: int, cards_left: int) -> tuple[dict[str, object], list[str]]:

@@ -13,6 +13,7 @@ from osteria.bots.base import Bot, RandomBot, play_bots
 from osteria.bots.calabresella import CalabresellaHeuristic
 from osteria.bots.hybrid import HybridBot
 from osteria.bots.ismcts import IsmctsBot
+from osteria.bots.learned import READERS, DmcPlayer
 from osteria.bots.levels import LEVELS, level_bot
 from osteria.bots.pimc import PimcBot
 from osteria.bots.quattrigghiu import QuattrigghiuHeuristic
@@ -37,16 +38,8 @@ def _heuristic(game: str, seed: int | str | None) -> Bot:
 
 
 def _learned(game: str, seed: int | str | None) -> Bot:
-    from osteria.bots.learned import READERS
-
     if game not in READERS:
         raise ValueError(f"no learned player for {game} yet: dmc plays {' and '.join(READERS)}")
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        raise ValueError("the dmc player needs numpy: pip install 'osteria[rl]'") from None
-    from osteria.bots.learned import DmcPlayer
-
     return DmcPlayer(game, _heuristic(game, seed))
 
 
@@ -62,6 +55,7 @@ BOTS: dict[str, Callable[[str, int | str | None], Bot]] = {
     "pimc": lambda game, seed: PimcBot.guided(_heuristic(game, seed), seed),
     "hybrid": lambda game, seed: HybridBot(_heuristic(game, seed), seed),
     "dmc": _learned,
+    "hybrid-dmc": lambda game, seed: HybridBot(_learned(game, seed), seed),
     **{level: partial(_level, level) for level in LEVELS},
 }
 
