@@ -30,10 +30,10 @@ def test_every_level_is_a_bot_of_every_game() -> None:
                 assert isinstance(bot, IsmctsBot)  # so did ISMCTS there
             elif level in ("difficile", "maestro") and game == "calabresella":
                 assert isinstance(bot, HybridBot)  # overruling the learned player, stronger there
-                assert isinstance(bot.heuristic, DmcPlayer) and isinstance(bot.heuristic.rule, HEURISTICS[game])
+                assert isinstance(bot.base, DmcPlayer) and isinstance(bot.base.rule, HEURISTICS[game])
             elif level in ("difficile", "maestro"):
                 assert isinstance(bot, HybridBot)
-                assert isinstance(bot.heuristic, HEURISTICS[game])
+                assert isinstance(bot.base, HEURISTICS[game])
     maestro, difficile = make_bot("maestro", game="tressette"), make_bot("difficile", game="tressette")
     assert isinstance(maestro, PimcBot) and isinstance(difficile, PimcBot)
     assert maestro.time_limit and difficile.time_limit and maestro.time_limit > difficile.time_limit
@@ -67,7 +67,7 @@ def test_the_difficile_plays_as_the_bot_named_for_it() -> None:
         assert bot.time_limit == difficile.time_limit == 0.1  # type: ignore[attr-defined]
         assert getattr(bot, "model", None) is getattr(difficile, "model", None) is None
         assert getattr(bot, "deeper", False) is getattr(difficile, "deeper", False) is False
-        assert type(getattr(bot, "heuristic", None)) is type(getattr(difficile, "heuristic", None))
+        assert type(getattr(bot, "base", None)) is type(getattr(difficile, "base", None))
 
 
 def solving_position(seed: int, cards_left: int) -> tuple[dict[str, object], list[str]]:

@@ -1,23 +1,24 @@
-"""The game's rule-based player, overruled by search where the search sees clearly further.
+"""A fast player, overruled by search where the search sees clearly further.
 
-Every decision starts from the rule-based (heuristic) player's choice. Search may overrule it,
+Every decision starts from the choice of the player it is built on (its base: the game's
+rule-based player, or in ``hybrid-dmc`` the learned one). Search may overrule it,
 and only on a clear margin, measured on the same sampled deals for every action:
 
 - in the card play, once few enough cards are left for the double-dummy solver to value every
   action of a sampled deal exactly within the budget, it plays PIMC: the action with the best
   mean exact value over deals sampled from the observation, when that mean beats the
-  heuristic's by more than ``margin`` (in the solver's unit) and, where the game asks it
+  base's by more than ``margin`` (in the solver's unit) and, where the game asks it
   (``Game.search_hints``), by that many standard errors of the paired differences;
 - every other decision (bids, calls, discards, Quattrigghiu's tutita, Sancagna's fuori or
   avanti, and the card play where the game's search hints ask) is simulated: each
-  candidate action is played on sampled deals and the deal finished by the heuristic player at
+  candidate action is played on sampled deals and the deal finished by the base player at
   every seat, each seeing only its own observation of that sampled deal; an action replaces
-  the heuristic's when its mean result is higher by more than ``confidence`` standard errors of
+  the base's when its mean result is higher by more than ``confidence`` standard errors of
   the paired differences.
 
 Early in the card play a sampled deal's outcome swings too much for a few samples to overrule
-a sound rule, so there the heuristic is taken as it is, except where the game asks for a
-simulation. Where it agrees with the heuristic, duplicate play scores the two alike: the
+a sound rule, so there the base's choice is taken as it is, except where the game asks for a
+simulation. Where it agrees with its base, duplicate play scores the two alike: the
 arena measures exactly the decisions that search overruled. The bot reads nothing but its
 observation.
 """
@@ -36,7 +37,7 @@ from osteria.bots.search import Decision, SearchBot
 from osteria.engine import Deal
 from osteria.sampling import Unsatisfiable
 
-# The fewest sampled deals on which a simulated action may overrule the heuristic.
+# The fewest sampled deals on which a simulated action may overrule the base player.
 MIN_SAMPLES = 8
 # Sampled deals past which a solved decision stops early: its mean no longer moves.
 ENOUGH_SOLVED = 64
@@ -49,22 +50,22 @@ MAX_CARDS = 1 << 10
 class HybridBot(SearchBot):
     name = "hybrid"
 
-    def __init__(self, heuristic: Bot, seed: int | str | None = None, *, time_limit: float | None = 0.1,
+    def __init__(self, base: Bot, seed: int | str | None = None, *, time_limit: float | None = 0.1,
                  samples: int | None = None, solve_cards: int | None = None, margin: float = 0.0,
                  solved_confidence: float | None = None, confidence: float = 2.0, breadth: int = 3,
                  simulate_cards: int | None = None, max_nodes: int = 20_000, read_play: bool = False,
                  deeper: bool = False) -> None:
-        """``heuristic`` is the game's rule-based player (it must hold no state between
-        decisions, as it also plays the sampled deals out). ``samples`` deals per decision
+        """``base`` is the player it starts from, the game's rule-based or learned one (it must
+        hold no state between decisions, as it also plays the sampled deals out). ``samples`` deals per decision
         (then the time limit is not looked at), else as many as ``time_limit`` seconds allow;
         ``solve_cards`` and ``simulate_cards`` override the game's ``search_hints``;
-        a simulated decision before the card play weighs the heuristic's action against at most
+        a simulated decision before the card play weighs the base's action against at most
         ``breadth - 1`` others. With ``read_play`` the sampled deals are weighed by how well they
-        explain the others' play, the heuristic as their model (``SearchBot``). ``deeper``: it
+        explain the others' play, the base player as their model (``SearchBot``). ``deeper``: it
         solves from the game's ``deeper_solve_cards`` where it has one, with ten times the node
         budget (for a second a move)."""
-        super().__init__(seed, time_limit=time_limit, samples=samples, model=heuristic if read_play else None)
-        self.heuristic = heuristic
+        super().__init__(seed, time_limit=time_limit, samples=samples, model=base if read_play else None)
+        self.base = base
         self.solve_cards = solve_cards
         self.margin = margin
         self.solved_confidence = solved_confidence
@@ -76,7 +77,7 @@ class HybridBot(SearchBot):
         self.valuer = PimcBot(seed, max_nodes=max_nodes * (DEEPER_BUDGET if deeper else 1), solve_cards=MAX_CARDS)
 
     def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
-        proposal = self.heuristic.act(observation, legal_actions)
+        proposal = self.base.act(observation, legal_actions)
         if len(legal_actions) == 1:
             return proposal
         decision = Decision.of(observation)
@@ -98,7 +99,7 @@ class HybridBot(SearchBot):
             return proposal
         # A bid's playouts are whole deals, and costly: few candidates; a card's are short.
         width = WIDEST if first.in_card_play else self.breadth
-        ranked = self.heuristic.runners_up(observation, legal_actions, proposal)
+        ranked = self.base.runners_up(observation, legal_actions, proposal)
         candidates = self.candidates(proposal, legal_actions, width, ranked)
         values: dict[str, list[float]] = {a: [] for a in candidates}
         sampled: Iterator[Deal] = chain((first,), deals)
@@ -131,12 +132,12 @@ class HybridBot(SearchBot):
         return best if mean > max(self.margin, confidence * spread / math.sqrt(n)) else proposal
 
     def candidates(self, proposal: str, legal_actions: list[str], width: int, ranked: Sequence[str] = ()) -> list[str]:
-        """The heuristic's action and at most ``width - 1`` others (``candidates``), its runners-up
+        """The base's action and at most ``width - 1`` others (``candidates``), its runners-up
         ``ranked`` before any drawn at random. A simulation pays a playout for each."""
         return candidates(proposal, legal_actions, width, self.rng, ranked)
 
     def simulated_values(self, decision: Decision, deal: Deal, actions: dict[str, int]) -> dict[str, float]:
-        """Each action's result for the seat to move when the heuristic plays the rest of this
+        """Each action's result for the seat to move when the base player plays the rest of this
         deal at every seat, from that seat's observation of it."""
         values: dict[str, float] = {}
         for text, a in actions.items():
@@ -144,7 +145,7 @@ class HybridBot(SearchBot):
             rollout.apply(a)
             while rollout.to_move is not None:
                 seen, legal = decision.seen_in(rollout)
-                rollout.apply(rollout.parse_action(self.heuristic.act(seen, legal)))
+                rollout.apply(rollout.parse_action(self.base.act(seen, legal)))
             values[text] = rollout.result().delta[decision.seat]
         return values
 
