@@ -120,9 +120,10 @@ def test_its_scarto_is_four_cards_laid_aside_one_at_a_time() -> None:
     assert {POSITION[CARD_OF[text]] for text in chosen.split()[1:]} == laid
 
 
-@pytest.mark.parametrize(("game", "seats"), [("tressette", None), ("calabresella", 3), ("calabresella", 4)])
+@pytest.mark.parametrize(("game", "seats"), [("tressette", None), ("calabresella", 3), ("calabresella", 4),
+                                            ("calabresella", 5)])
 def test_the_shipped_weights_beat_random_play(game: str, seats: int | None) -> None:
-    assert weights_of(game).exists()
+    assert weights_of(game, seats).exists()
     report = run(Config(game, ("dmc", "random"), 40, seed=2026, seats=seats))
     assert report.advantages()[0].low > 0
 
