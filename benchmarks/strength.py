@@ -41,7 +41,8 @@ import osteria
 from osteria.arena import Config, run
 from osteria.arena.duplicate import Report
 from osteria.arena.stats import Estimate
-from osteria.bots import refusal
+from osteria.bots import make_bot, refusal
+from osteria.bots.learned import READERS, DmcPlayer
 from osteria.bots.levels import STRONGEST, THINKING, plays_as
 
 SEED = 2026
@@ -51,8 +52,8 @@ FIRST = 100  # boards a line plays first
 TIMED = {"pimc", "ismcts", "hybrid", "hybrid-dmc", *THINKING}
 # The honest players measured against the rule-based player, strongest first where known.
 HONEST = ("hybrid", "pimc", "ismcts", "dmc", "hybrid-dmc")
-# The player each learned one plays as where it has no network.
-UNLEARNED = {"hybrid-dmc": "hybrid", "dmc": "heuristic"}
+# The player a levels' player built on the learned one plays as where it has no network.
+UNLEARNED = {"hybrid-dmc": "hybrid"}
 LADDER = (("medio", "facile"), ("difficile", "medio"), ("maestro", "difficile"))
 UNIT = {"tressette": "points", "calabresella": "stakes", "traversone": "points (fewer is better)",
         "quattrigghiu": "stakes", "sancagna": "circles per smazzata"}
@@ -148,12 +149,8 @@ def strongest_of(lines: list[Line]) -> Line | None:
 
 def learned_at(game: str, seats: int) -> bool:
     """Whether the learned player has a network for ``game`` at ``seats`` (elsewhere it plays as
-    the rule-based player)."""
-    if refusal("dmc", game) is not None:
-        return False
-    from osteria.bots.learned import weights_of
-
-    return weights_of(game, seats).exists()
+    the rule-based player): as the player itself finds it."""
+    return game in READERS and DmcPlayer(game, make_bot("heuristic", game=game)).reader(seats) is not None
 
 
 def short_of_floor(line: Line) -> str:
@@ -307,9 +304,9 @@ def main() -> None:
         Path(args.out).write_text("\n".join(lines), encoding="utf-8")  # each game as soon as it is done
     lines += ["## The strongest honest player against the rule-based one", "",
               "At each seat count, the honest player measured strongest against the rule-based one there:",
-              "the `difficile` and `maestro` levels' player, or the learned `dmc` where a network was",
-              "trained for that game and seat count and leads by more (it is not yet a level). The share",
-              "is asked at every seat count a game allows.",
+              "the `difficile` and `maestro` levels' player, or another honest player (the learned `dmc`,",
+              "which is no level) where it leads by more. The share is asked at every seat count a game",
+              "allows.",
               "", "| game | seats | player | boards | its advantage (95%) | the oracle's | share of the oracle's |",
               "| --- | --- | --- | --- | --- | --- | --- |", *shares, "",
               "## Where the oracle's lead lies", "",

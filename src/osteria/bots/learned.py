@@ -235,11 +235,11 @@ class DmcPlayer(Bot):
         reader = self.reader(len(observation["hand_sizes"]))
         if reader is None or not reader.plays(observation):
             return self.rule.runners_up(observation, legal_actions, choice)
-        taken = reader.steps(choice)
+        chosen = reader.steps(choice)
         single: dict[int, str] = {}  # an engine's action: the barest action taking it alone
         for action in sorted(legal_actions, key=lambda action: -len(action.split())):
             s = reader.steps(action)
-            if s is not None and len(s) == 1 and s != taken:
+            if s is not None and len(s) == 1 and s != chosen:
                 single[min(s)] = action
         if not single:
             return self.rule.runners_up(observation, legal_actions, choice)
