@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from osteria.arena import Config, run
 from osteria.arena.duplicate import Backend, ProcessBackend
+from osteria.cli import CommandParser
 
 REPEATS = 3
 
@@ -45,7 +46,7 @@ def with_ray(config: Config, workers: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--boards", type=int, default=1000)
     parser.add_argument("--game", default="tressette")
     parser.add_argument("--players", default="heuristic,random")

@@ -26,6 +26,7 @@ import httpx
 import websockets
 from websockets.typing import Origin
 
+from osteria.cli import CommandParser
 from osteria_server import osteria_serve
 
 GOAL = 3.0  # the most the loaded median wait may be, in times the quiet one
@@ -70,7 +71,7 @@ def summary(waits: list[float]) -> tuple[float, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=20, help="bot-only tables of four maestro bots (20)")
     parser.add_argument("--turns", type=int, default=20, help="the person's turns measured each time (20)")
     parser.add_argument("--game", default="tressette", help="the game of every table (tressette)")

@@ -12,13 +12,13 @@ matplotlib.
 
 from __future__ import annotations
 
-import argparse
 import re
 import time
 from typing import Any
 
 import pyspiel
 
+from osteria.cli import CommandParser
 from osteria.envs.reduced import efg
 
 # The reduced games measured: a name for the table, the OpenSpiel game and its parameters.
@@ -69,7 +69,7 @@ def measure(short_name: str, params: dict[str, Any], iterations: int) -> dict[st
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=500)
     parser.add_argument("--chart", help="where to draw the curves (a .png), with matplotlib")
     args = parser.parse_args()

@@ -27,6 +27,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from osteria.cli import CommandParser
+
 
 def relay_app(message_chars: int) -> Starlette:
     tables: dict[str, list[asyncio.Queue[str]]] = {}
@@ -63,7 +65,7 @@ def relay_app(message_chars: int) -> Starlette:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--message-chars", type=int, default=2900, help="characters of each message (2900)")
     args = parser.parse_args()

@@ -40,6 +40,7 @@ import httpx
 import websockets
 from websockets.typing import Origin
 
+from osteria.cli import CommandParser
 from osteria.server.tables import patched
 from osteria_server import Served, free_port, osteria_serve, processor_seconds, serving
 
@@ -248,7 +249,7 @@ def play(urls: list[str], served: list[Served], args: argparse.Namespace, relay:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=1000, help="simulated players, four to a table (1000)")
     parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play (60)")
     parser.add_argument("--think", type=float, default=1.0, help="a player's mean think time in seconds (1)")

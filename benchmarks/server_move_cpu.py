@@ -28,6 +28,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from osteria.cli import CommandParser
 from osteria.server.app import tune_collector
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import Store
@@ -86,7 +87,7 @@ async def one_run(store: Store, game: str, moves: int, spectators: int, rng: ran
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--moves", type=int, default=2000, help="moves per run (2000)")
     parser.add_argument("--runs", type=int, default=5, help="runs, of which the median is reported (5)")
     parser.add_argument("--game", default="tressette", help="the game of every table (tressette)")

@@ -11,12 +11,12 @@ whole deal), solved for the seat to move.
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import time
 
 from osteria.bots.solver import Solver
+from osteria.cli import CommandParser
 from osteria.rules.tressette import TRICKS, Tressette, TressetteDeal
 
 
@@ -40,7 +40,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tricks", type=int, default=10, help="tricks left in each ending (10: whole deals)")
     parser.add_argument("--count", type=int, default=20, help="how many endings")
     parser.add_argument("--seed", type=int, default=0)

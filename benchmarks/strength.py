@@ -44,6 +44,7 @@ from osteria.arena.stats import Estimate
 from osteria.bots import make_bot, refusal
 from osteria.bots.learned import READERS, DmcPlayer
 from osteria.bots.levels import STRONGEST, THINKING, plays_as
+from osteria.cli import CommandParser
 
 SEED = 2026
 FIRST = 100  # boards a line plays first
@@ -179,7 +180,7 @@ def cell(line: Line, goal: float | None) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default=",".join(osteria.games()))
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--first", type=int, default=FIRST, help=f"boards a line plays first ({FIRST})")

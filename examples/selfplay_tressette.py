@@ -22,7 +22,6 @@ does, from its seat's observation only. The default run takes a few minutes on t
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import tempfile
 import time
@@ -37,6 +36,7 @@ from osteria.arena import Config, run
 from osteria.arena.duplicate import ProcessBackend
 from osteria.arena.selfplay import selfplay
 from osteria.bots import BOTS, Bot
+from osteria.cli import CommandParser
 from osteria.datasets import arrays, dense_masks, export, records_in
 from osteria.envs.encoding import Encoding, encoding
 
@@ -196,7 +196,7 @@ def measure(opponent: str, deals: int, seed: int, workers: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = CommandParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=1500, help="deals of the rule-based player to imitate")
     parser.add_argument("--iterations", type=int, default=3, help="rounds of self-play improvement")
     parser.add_argument("--improve-deals", type=int, default=600, help="boards per round of improvement")

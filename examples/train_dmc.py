@@ -46,6 +46,7 @@ import torch
 from torch import nn
 
 from osteria.bots.learned import HIDDEN, forward, weights_of
+from osteria.cli import CommandParser
 from osteria.envs.batched import BatchedGame, history_size
 from osteria.envs.layout import trick_play_of
 
@@ -158,7 +159,7 @@ def load(net: nn.Sequential, path: Path) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="tressette", help="the game (tressette)")
     parser.add_argument("--seats", type=int, help="its seats (the game's usual number)")
     parser.add_argument("--minutes", type=float, default=30.0, help="training time (30)")

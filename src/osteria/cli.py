@@ -93,9 +93,10 @@ def _value_word(value: object) -> str:
     return str(value)
 
 
-class _Parser(argparse.ArgumentParser):
+class CommandParser(argparse.ArgumentParser):
     """argparse's parser, but a command line it cannot read exits with status 1, as every other
-    bad input does (argparse's own is 2); its commands' parsers are of this class too."""
+    bad input does (argparse's own is 2); its commands' parsers are of this class too, and so are
+    the parsers of the benchmarks' and examples' scripts."""
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
@@ -107,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     from osteria.bots import BOTS
 
     bots = ", ".join(BOTS)
-    parser = _Parser(prog="osteria", description="Italy's regional trick-taking card games.")
+    parser = CommandParser(prog="osteria", description="Italy's regional trick-taking card games.")
     parser.add_argument("--version", action="version", version=f"osteria {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
