@@ -2,7 +2,8 @@
 """Learn a game's play by Deep Monte-Carlo self-play on the batched engine, on the CPU.
 
     python examples/train_dmc.py [--game tressette] [--seats N] [--minutes 30] [--deals 1024]
-                                 [--steps N] [--scale X] [--lr X] [--out FILE] [--init FILE]
+                                 [--steps N] [--scale X] [--lr X] [--hidden 512,256] [--out FILE]
+                                 [--init FILE]
                                  [--address local|ray://HOST:10001] [--actors N]
 
 Deep Monte-Carlo (DMC, as DouZero learns Dou Dizhu): one network reads the observation of the
@@ -150,6 +151,12 @@ def save(layers: Layers, path: Path) -> None:
     np.savez_compressed(path, **arrays)
 
 
+def hidden_of(path: Path) -> tuple[int, ...]:
+    """The hidden layers' widths of the weights in a file ``save`` wrote."""
+    with np.load(path) as arrays:
+        return tuple(arrays[f"b{k}"].shape[0] for k in range(len(arrays.files) // 2 - 1))
+
+
 def load(net: nn.Sequential, path: Path) -> None:
     """The weights of a file ``save`` wrote, into the network."""
     with np.load(path) as arrays:
@@ -172,6 +179,8 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=2048, help="decisions a gradient step (2048)")
     parser.add_argument("--eval-every", type=int, default=25, help="rounds between measures (25)")
     parser.add_argument("--eval-deals", type=int, default=8192, help="deals a measure against the rule (8192)")
+    parser.add_argument("--hidden", help="the hidden layers' widths, comma-separated (512,256; with --init, "
+                                         "the file's)")
     parser.add_argument("--threads", type=int, default=2, help="PyTorch's threads (2)")
     parser.add_argument("--address", help="self-play on Ray: 'local' starts one on this machine, else a "
                                           "cluster's address as ray.init takes it (ray://HOST:10001)")
@@ -185,6 +194,17 @@ def main() -> int:
             or (args.steps is not None and args.steps < 1) or (args.scale is not None and args.scale <= 0):
         parser.error("--minutes, --lr and --scale above 0; --deals, --steps, --batch, --eval-every, --eval-deals, "
                      "--threads 1 or more; --epsilon from 0 to 1")
+    if args.init is not None and not args.init.is_file():
+        parser.error(f"--init {args.init}: no such file")
+    hidden = HIDDEN if args.init is None else hidden_of(args.init)
+    if args.hidden is not None:
+        widths = args.hidden.split(",")
+        if not all(w.isdigit() and int(w) > 0 for w in widths):
+            parser.error(f"--hidden: widths above 0, comma-separated (512,256), not {args.hidden!r}")
+        if args.init is not None and tuple(map(int, widths)) != hidden:
+            parser.error(f"--hidden {args.hidden}: the weights of --init have hidden layers "
+                         f"{','.join(map(str, hidden))}")
+        hidden = tuple(map(int, widths))
     if args.actors is not None and not 1 <= args.actors <= args.deals:
         parser.error(f"--actors from 1 to --deals ({args.deals}): each actor plays deals of its own")
     try:
@@ -198,7 +218,7 @@ def main() -> int:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    net = network(probe.observation_size, probe.actions)
+    net = network(probe.observation_size, probe.actions, hidden)
     if args.init:
         load(net, args.init)
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)

@@ -1,0 +1,50 @@
+"""The learned baseline's training script: a short run writes weights of the network asked for,
+and bad options are said without a traceback. Skipped where PyTorch or numba is not installed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("numba")
+
+SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "train_dmc.py"
+SHORT = ["--game", "tressette", "--minutes", "0.001", "--deals", "16", "--steps", "40", "--eval-deals", "16"]
+
+
+def train(*options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *SHORT, *options], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_a_short_run_writes_the_hidden_layers_asked_for_and_trains_on_from_them(tmp_path: Path) -> None:
+    out = tmp_path / "net.npz"
+    done = train("--hidden", "32,16", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "last measure:" in done.stdout
+    with np.load(out) as arrays:
+        shapes = [arrays[f"w{k}"].shape for k in range(3)]
+    assert [s[0] for s in shapes] == [32, 16, 40] and shapes[1][1] == 32 and shapes[2][1] == 16
+    # Trained on from the file: its layers, whatever the default.
+    again = tmp_path / "again.npz"
+    assert train("--init", str(out), "--out", str(again)).returncode == 0
+    with np.load(again) as arrays:
+        assert [arrays[f"b{k}"].shape[0] for k in range(3)] == [32, 16, 40]
+
+
+def test_bad_hidden_layers_and_a_missing_init_are_said(tmp_path: Path) -> None:
+    for options, said in ((["--hidden", "32,0"], "--hidden: widths above 0"),
+                          (["--hidden", "wide"], "--hidden: widths above 0"),
+                          (["--init", str(tmp_path / "none.npz")], "no such file")):
+        done = train(*options, "--out", str(tmp_path / "unwritten.npz"))
+        assert done.returncode == 1 and said in done.stderr and "Traceback" not in done.stderr
+    out = tmp_path / "net.npz"
+    assert train("--hidden", "8", "--out", str(out)).returncode == 0
+    done = train("--init", str(out), "--hidden", "16", "--out", str(tmp_path / "unwritten.npz"))
+    assert done.returncode == 1 and "the weights of --init have hidden layers 8" in done.stderr
+    assert not (tmp_path / "unwritten.npz").exists()
