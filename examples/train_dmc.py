@@ -152,9 +152,12 @@ def save(layers: Layers, path: Path) -> None:
 
 
 def hidden_of(path: Path) -> tuple[int, ...]:
-    """The hidden layers' widths of the weights in a file ``save`` wrote."""
+    """The hidden layers' widths of the weights in a file ``save`` wrote; ValueError for another."""
     with np.load(path) as arrays:
-        return tuple(arrays[f"b{k}"].shape[0] for k in range(len(arrays.files) // 2 - 1))
+        layers = len(arrays.files) // 2
+        if layers < 1 or set(arrays.files) != {f"{kind}{k}" for kind in "wb" for k in range(layers)}:
+            raise ValueError(f"{path}: not the arrays w0, b0, w1, b1...")
+        return tuple(arrays[f"b{k}"].shape[0] for k in range(layers - 1))
 
 
 def load(net: nn.Sequential, path: Path) -> None:
@@ -196,7 +199,10 @@ def main() -> int:
                      "--threads 1 or more; --epsilon from 0 to 1")
     if args.init is not None and not args.init.is_file():
         parser.error(f"--init {args.init}: no such file")
-    hidden = HIDDEN if args.init is None else hidden_of(args.init)
+    try:
+        hidden = HIDDEN if args.init is None else hidden_of(args.init)
+    except (OSError, ValueError):  # not a file that --out wrote
+        parser.error(f"--init {args.init}: not a weights file (numpy arrays w0, b0, w1, b1...)")
     if args.hidden is not None:
         widths = args.hidden.split(",")
         if not all(w.isdigit() and int(w) > 0 for w in widths):

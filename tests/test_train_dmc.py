@@ -37,10 +37,16 @@ def test_a_short_run_writes_the_hidden_layers_asked_for_and_trains_on_from_them(
         assert [arrays[f"b{k}"].shape[0] for k in range(3)] == [32, 16, 40]
 
 
-def test_bad_hidden_layers_and_a_missing_init_are_said(tmp_path: Path) -> None:
+def test_bad_hidden_layers_and_a_missing_or_bad_init_are_said(tmp_path: Path) -> None:
+    text = tmp_path / "notes.npz"
+    text.write_text("not weights")
+    other = tmp_path / "other.npz"
+    np.savez(other, x=np.zeros(3))
     for options, said in ((["--hidden", "32,0"], "--hidden: widths above 0"),
                           (["--hidden", "wide"], "--hidden: widths above 0"),
-                          (["--init", str(tmp_path / "none.npz")], "no such file")):
+                          (["--init", str(tmp_path / "none.npz")], "no such file"),
+                          (["--init", str(text)], "not a weights file"),
+                          (["--init", str(other)], "not a weights file")):
         done = train(*options, "--out", str(tmp_path / "unwritten.npz"))
         assert done.returncode == 1 and said in done.stderr and "Traceback" not in done.stderr
     out = tmp_path / "net.npz"
