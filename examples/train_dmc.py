@@ -151,21 +151,19 @@ def save(layers: Layers, path: Path) -> None:
     np.savez_compressed(path, **arrays)
 
 
-def hidden_of(path: Path) -> tuple[int, ...]:
-    """The hidden layers' widths of the weights in a file ``save`` wrote; ValueError for another."""
+def read(path: Path) -> Layers:
+    """The layers of a file ``save`` wrote, in float32; ValueError for another file."""
     with np.load(path) as arrays:
-        layers = len(arrays.files) // 2
-        if layers < 1 or set(arrays.files) != {f"{kind}{k}" for kind in "wb" for k in range(layers)}:
+        count = len(arrays.files) // 2
+        if count < 1 or set(arrays.files) != {f"{kind}{k}" for kind in "wb" for k in range(count)}:
             raise ValueError(f"{path}: not the arrays w0, b0, w1, b1...")
-        return tuple(arrays[f"b{k}"].shape[0] for k in range(layers - 1))
+        return [(arrays[f"w{k}"].astype(np.float32), arrays[f"b{k}"].astype(np.float32)) for k in range(count)]
 
 
-def load(net: nn.Sequential, path: Path) -> None:
-    """The weights of a file ``save`` wrote, into the network."""
-    with np.load(path) as arrays:
-        for k, layer in enumerate(m for m in net if isinstance(m, nn.Linear)):
-            layer.weight.data = torch.from_numpy(arrays[f"w{k}"].astype(np.float32))
-            layer.bias.data = torch.from_numpy(arrays[f"b{k}"].astype(np.float32))
+def load(net: nn.Sequential, layers: Layers) -> None:
+    """The layers' weights and biases, into the network."""
+    for (w, b), layer in zip(layers, (m for m in net if isinstance(m, nn.Linear)), strict=True):
+        layer.weight.data, layer.bias.data = torch.from_numpy(w), torch.from_numpy(b)
 
 
 def main() -> int:
@@ -200,17 +198,19 @@ def main() -> int:
     if args.init is not None and not args.init.is_file():
         parser.error(f"--init {args.init}: no such file")
     try:
-        hidden = HIDDEN if args.init is None else hidden_of(args.init)
+        init = None if args.init is None else read(args.init)
     except (OSError, ValueError):  # not a file that --out wrote
         parser.error(f"--init {args.init}: not a weights file (numpy arrays w0, b0, w1, b1...)")
+    hidden = HIDDEN if init is None else tuple(len(b) for _, b in init[:-1])
     if args.hidden is not None:
         widths = args.hidden.split(",")
         if not all(w.isdigit() and int(w) > 0 for w in widths):
             parser.error(f"--hidden: widths above 0, comma-separated (512,256), not {args.hidden!r}")
-        if args.init is not None and tuple(map(int, widths)) != hidden:
+        asked = tuple(map(int, widths))
+        if init is not None and asked != hidden:
             parser.error(f"--hidden {args.hidden}: the weights of --init have hidden layers "
                          f"{','.join(map(str, hidden))}")
-        hidden = tuple(map(int, widths))
+        hidden = asked
     if args.actors is not None and not 1 <= args.actors <= args.deals:
         parser.error(f"--actors from 1 to --deals ({args.deals}): each actor plays deals of its own")
     try:
@@ -225,8 +225,12 @@ def main() -> int:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     net = network(probe.observation_size, probe.actions, hidden)
-    if args.init:
-        load(net, args.init)
+    if init is not None:
+        if (init[0][0].shape[1], len(init[-1][1])) != (probe.observation_size, probe.actions):
+            parser.error(f"--init {args.init}: weights for {init[0][0].shape[1]} numbers observed and "
+                         f"{len(init[-1][1])} actions, where {args.game} has {probe.observation_size} and "
+                         f"{probe.actions}")
+        load(net, init)
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
     with ExitStack() as stack:
         mapper: Callable[..., Iterable[Any]] = map

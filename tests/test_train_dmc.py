@@ -53,4 +53,8 @@ def test_bad_hidden_layers_and_a_missing_or_bad_init_are_said(tmp_path: Path) ->
     assert train("--hidden", "8", "--out", str(out)).returncode == 0
     done = train("--init", str(out), "--hidden", "16", "--out", str(tmp_path / "unwritten.npz"))
     assert done.returncode == 1 and "the weights of --init have hidden layers 8" in done.stderr
+    # Tressette's weights where Calabresella's are asked for: another observation, other actions.
+    done = train("--init", str(out), "--game", "calabresella", "--out", str(tmp_path / "unwritten.npz"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "weights for 367 numbers observed and 40 actions, where calabresella has 460 and 42" in done.stderr
     assert not (tmp_path / "unwritten.npz").exists()
