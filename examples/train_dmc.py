@@ -220,7 +220,7 @@ def main() -> int:
     probe = BatchedGame(args.game, 1, seats=args.seats)
     steps = args.steps or 3 * history_size(play)
     scale = args.scale or largest_margin(args.game, args.seats)
-    out = args.out or weights_of(args.game)
+    out = args.out or weights_of(args.game, args.seats)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)

@@ -3,6 +3,7 @@ and bad options are said without a traceback. Skipped where PyTorch or numba is 
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -58,3 +59,18 @@ def test_bad_hidden_layers_and_a_missing_or_bad_init_are_said(tmp_path: Path) ->
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "weights for 367 numbers observed and 40 actions, where calabresella has 460 and 42" in done.stderr
     assert not (tmp_path / "unwritten.npz").exists()
+
+
+def test_without_out_it_writes_the_packages_file_of_its_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Calabresella for four has a file of its own: training for four must not overwrite three's.
+    from osteria.bots.learned import weights_of
+
+    spec = importlib.util.spec_from_file_location("train_dmc", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    written: list[Path] = []
+    monkeypatch.setattr(script, "save", lambda layers, path: written.append(path))  # the package stays as it is
+    monkeypatch.setattr(sys, "argv", ["train_dmc.py", *SHORT, "--game", "calabresella", "--seats", "4"])
+    assert script.main() == 0
+    assert written and set(written) == {weights_of("calabresella", 4)} != {weights_of("calabresella", 3)}
