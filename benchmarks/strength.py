@@ -43,7 +43,7 @@ from osteria.arena.duplicate import Report
 from osteria.arena.stats import Estimate
 from osteria.bots import make_bot, refusal
 from osteria.bots.learned import READERS, DmcPlayer
-from osteria.bots.levels import STRONGEST, THINKING, plays_as
+from osteria.bots.levels import STRONGEST, THINKING, difficile_plays_as
 from osteria.cli import CommandParser
 
 SEED = 2026
@@ -208,8 +208,8 @@ def main() -> None:
         "play could go; `oracle-play` cheats in the card play alone, and shows how much of that is the",
         "card play's. `dmc` is the learned player, `hybrid-dmc` the hybrid overruling it instead of",
         "the rule-based player. `pimc`, `ismcts`, `hybrid` and `hybrid-dmc` think 0.1 s a move,",
-        "`difficile` too and `maestro` 1 s; in Tressette `pimc` and the maestro read the others' play,",
-        "the difficile does not, and in Quattrigghiu the maestro solves the last 32 cards, the",
+        "`difficile` too and `maestro` 1 s; in Tressette the difficile is `dmc` and `pimc` and the",
+        "maestro read the others' play, and in Quattrigghiu the maestro solves the last 32 cards, the",
         "difficile the last 16 (docs/ai.md). Each line plays boards until its interval is at most a",
         "quarter of the",
         "oracle's lead over the rule-based player (Tressette's",
@@ -232,16 +232,17 @@ def main() -> None:
         goal = quarter(oracle)
         # Each seat count's oracle, and the oracle in the card play alone there.
         split = [(oracle, measure.measure(Line(game, ("oracle-play", "heuristic"), floor=boards(oracle)), goal))]
+        # The difficile against the rule-based player is the line of the honest player it plays as,
+        # which plays the boards of a line of the ladder.
+        difficile_as = difficile_plays_as(game)
         honest = [measure.measure(Line(game, (p, "heuristic"),
-                                       floor=max(floor, LADDER_FLOOR) if p == strongest else 0), goal)
+                                       floor=max(floor if p == strongest else 0,
+                                                 LADDER_FLOOR if p == difficile_as else 0)), goal)
                   for p in HONEST if refusal(p, game) is None]
         over_random = [measure.measure(Line(game, ("heuristic", "random"), seats=n if n != rules.seats else None),
                                        goal) for n in rules.seat_counts]
-        # The difficile against the rule-based player is the line of the honest player it plays as,
-        # where it plays as one of them.
-        difficile_as = plays_as("difficile", game)
         ladder = [measure.measure(Line(game, pair, floor=LADDER_FLOOR), goal)
-                  for pair in LADDER if pair != ("difficile", "medio") or difficile_as is None]
+                  for pair in LADDER if pair != ("difficile", "medio")]
         # At every other seat count, the oracle and the strongest honest player: the share asked
         # holds at each one.
         others = []
@@ -305,8 +306,8 @@ def main() -> None:
         Path(args.out).write_text("\n".join(lines), encoding="utf-8")  # each game as soon as it is done
     lines += ["## The strongest honest player against the rule-based one", "",
               "At each seat count, the honest player measured strongest against the rule-based one there:",
-              "the `difficile` and `maestro` levels' player, or another honest player (the learned `dmc`,",
-              "which is no level) where it leads by more. The share is asked at every seat count a game",
+              "the player the `maestro` level is, or another honest player (the learned `dmc`) where it",
+              "leads by more. The share is asked at every seat count a game",
               "allows.",
               "", "| game | seats | player | boards | its advantage (95%) | the oracle's | share of the oracle's |",
               "| --- | --- | --- | --- | --- | --- | --- |", *shares, "",
@@ -319,9 +320,9 @@ def main() -> None:
               "| --- | --- | --- | --- | --- | --- |", *splits, "",
               "## The levels", "",
               "Each level against the one below it. `medio` is the rule-based player and `difficile` the",
-              "strongest honest player at 0.1 s a move, so their line is that player's against the",
-              "rule-based one above (in Tressette a line of its own: the difficile does not read the",
-              "others' play as `pimc` does); *ahead* where the whole interval is above zero.", "",
+              "strongest honest player at 0.1 s a move (in Tressette the learned `dmc`), so their line is",
+              "that player's against the rule-based one above; *ahead* where the whole interval is above",
+              "zero.", "",
               "| game | levels | boards | advantage (95%) | |", "| --- | --- | --- | --- | --- |", *ladders, ""]
     Path(args.out).write_text("\n".join(lines), encoding="utf-8")
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from osteria.bots import tressette as tressette_bot
 from osteria.bots.hybrid import HybridBot
 from osteria.bots.ismcts import IsmctsBot
 from osteria.bots.learned import DmcPlayer
-from osteria.bots.levels import LEVELS, Careless, plays_as
+from osteria.bots.levels import LEVELS, Careless, LearnedElseSearch, difficile_plays_as
 from osteria.bots.pimc import PimcBot
 from osteria.engine import Deal
 from osteria.tui import play
@@ -24,7 +25,11 @@ def test_every_level_is_a_bot_of_every_game() -> None:
         for level in LEVELS:
             assert level in BOTS
             bot = make_bot(level, game=game, seed=1)
-            if level in ("difficile", "maestro") and game == "tressette":
+            if level == "difficile" and game == "tressette":
+                # The learned player, a clear step below the maestro; PIMC where it does not play.
+                assert isinstance(bot, LearnedElseSearch) and isinstance(bot.learned, DmcPlayer)
+                assert isinstance(bot.search, PimcBot)
+            elif level == "maestro" and game == "tressette":
                 assert isinstance(bot, PimcBot)  # it measured stronger than the hybrid there
             elif level in ("difficile", "maestro") and game == "traversone":
                 assert isinstance(bot, IsmctsBot)  # so did ISMCTS there
@@ -35,11 +40,13 @@ def test_every_level_is_a_bot_of_every_game() -> None:
                 assert isinstance(bot, HybridBot)
                 assert isinstance(bot.base, HEURISTICS[game])
     maestro, difficile = make_bot("maestro", game="tressette"), make_bot("difficile", game="tressette")
-    assert isinstance(maestro, PimcBot) and isinstance(difficile, PimcBot)
-    assert maestro.time_limit and difficile.time_limit and maestro.time_limit > difficile.time_limit
-    # The maestro reads the others' play, the difficile does not: that is the step between them,
-    # since a second instead of a tenth buys PIMC little. The arena's pimc reads where it is cheap.
-    assert isinstance(maestro.model, HEURISTICS["tressette"]) and difficile.model is None
+    assert isinstance(maestro, PimcBot) and isinstance(difficile, LearnedElseSearch)
+    search = difficile.search
+    assert isinstance(search, PimcBot)
+    assert maestro.time_limit and search.time_limit and maestro.time_limit > search.time_limit
+    # The maestro reads the others' play, the difficile's search does not. The arena's pimc reads
+    # where it is cheap.
+    assert isinstance(maestro.model, HEURISTICS["tressette"]) and search.model is None
     assert isinstance(make_bot("pimc", game="tressette").model, HEURISTICS["tressette"])  # type: ignore[attr-defined]
 
 
@@ -48,8 +55,8 @@ def test_without_the_compiled_reading_the_levels_read_as_before(monkeypatch: pyt
     # 0.3 to 1 ms a sampled deal: the maestro's second affords it, and the arena's pimc does not read.
     monkeypatch.setattr(tressette_bot, "_reading_kernel", lambda: None)
     maestro, difficile = make_bot("maestro", game="tressette"), make_bot("difficile", game="tressette")
-    assert isinstance(maestro, PimcBot) and isinstance(difficile, PimcBot)
-    assert isinstance(maestro.model, HEURISTICS["tressette"]) and difficile.model is None
+    assert isinstance(maestro, PimcBot) and isinstance(difficile, LearnedElseSearch)
+    assert isinstance(maestro.model, HEURISTICS["tressette"]) and difficile.search.model is None  # type: ignore[attr-defined]
     assert make_bot("pimc", game="tressette").model is None  # type: ignore[attr-defined]
 
 
@@ -57,17 +64,50 @@ def test_the_difficile_plays_as_the_bot_named_for_it() -> None:
     # The strength page takes that bot's line against the rule-based player for the difficile's
     # step over medio: the two must play alike (the same player, time and reading).
     for game in osteria.games():
-        name = plays_as("difficile", game)
-        difficile = make_bot("difficile", game=game)
-        if name is None:
-            assert game == "tressette"  # the arena's pimc reads the play there, the difficile does not
+        name = difficile_plays_as(game)
+        difficile, bot = make_bot("difficile", game=game), make_bot(name, game=game)
+        if isinstance(difficile, LearnedElseSearch):
+            assert game == "tressette" and isinstance(bot, DmcPlayer)
+            assert type(difficile.learned.rule) is type(bot.rule)
             continue
-        bot = make_bot(name, game=game)
         assert type(bot) is type(difficile)
         assert bot.time_limit == difficile.time_limit == 0.1  # type: ignore[attr-defined]
         assert getattr(bot, "model", None) is getattr(difficile, "model", None) is None
         assert getattr(bot, "deeper", False) is getattr(difficile, "deeper", False) is False
         assert type(getattr(bot, "base", None)) is type(getattr(difficile, "base", None))
+
+
+def test_tressettes_difficile_plays_the_learned_players_cards_and_searches_where_it_has_no_network() -> None:
+    learned, difficile = make_bot("dmc", game="tressette"), make_bot("difficile", game="tressette", seed=2)
+    assert isinstance(difficile, LearnedElseSearch)
+    searched: list[str] = []
+    search_act = difficile.search.act
+
+    def searching(observation: Mapping[str, Any], legal: list[str]) -> str:
+        searched.append(legal[0])
+        return legal[0]
+
+    difficile.search.act = searching  # type: ignore[method-assign]
+    # At the table the network knows, every decision is the learned player's.
+    match = osteria.new_match("tressette", seed=11)
+    play_bots(match, {1: make_bot("medio", game="tressette"), 3: make_bot("medio", game="tressette")})
+    for _ in range(30):
+        if match.finished or match.decider not in (0, 2):
+            break
+        observation = match.observation(match.decider)
+        choice = difficile.act(observation, observation["legal_actions"])
+        assert choice == learned.act(observation, observation["legal_actions"])
+        match.play(choice)
+        play_bots(match, {1: make_bot("medio", game="tressette"), 3: make_bot("medio", game="tressette")})
+    assert not searched
+    # Col morto the network does not play: the search does (PIMC at a tenth of a second).
+    morto = osteria.new_match("tressette", seed=11, morto=[2])
+    seat = morto.decider
+    assert seat is not None
+    observation = morto.observation(seat)
+    difficile.act(observation, observation["legal_actions"])
+    assert searched
+    difficile.search.act = search_act  # type: ignore[method-assign]
 
 
 def solving_position(seed: int, cards_left: int) -> tuple[dict[str, object], list[str]]:

@@ -95,13 +95,14 @@ def test_a_bad_game_is_refused_with_a_message(tmp_path: Path) -> None:
     assert done.returncode == 1 and "games among" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_where_the_difficile_plays_as_no_arena_bot_its_step_is_a_line_of_its_own(tmp_path: Path) -> None:
-    # Tressette's difficile is PIMC not reading the others' play, where the arena's pimc reads it:
-    # its step over medio is its own line, not pimc's against the rule-based player.
+def test_tressettes_difficile_step_is_the_learned_players_line(tmp_path: Path) -> None:
+    # Tressette's difficile is the learned player: its step over medio is dmc's line against the
+    # rule-based player, while the share stays the strongest honest player's (pimc).
     keep(tmp_path, "tressette-pimc-heuristic", ("pimc", "heuristic"), [3.0, 2.0] * 50, game="tressette")
-    keep(tmp_path, "tressette-difficile-medio", ("difficile", "medio"), [1.0, 0.0] * 40, game="tressette")
+    keep(tmp_path, "tressette-dmc-heuristic", ("dmc", "heuristic"), [1.0, 0.0] * 40, game="tressette")
+    keep(tmp_path, "tressette-difficile-medio", ("difficile", "medio"), [9.0, 9.0] * 40, game="tressette")
     text = written_page(tmp_path, "tressette")
     assert ("| tressette | difficile vs medio | 80 | +0.500 ± 0.110 | ahead "
             "(fewer than the 800 boards asked) |") in text
-    assert "| difficile vs medio | 4 | 80 | +0.500 ± 0.110" in text  # in the game's table too
-    assert "| tressette | 4 | pimc | 100 | +2.500 ± 0.098 |" in text  # the share stays pimc's
+    assert "| difficile vs medio | 4 |" not in text  # no line of its own in the game's table
+    assert "| tressette | 4 | pimc | 100 | +2.500 ± 0.098 |" in text

@@ -206,9 +206,15 @@ class DmcPlayer(Bot):
         assert reader is not None, f"no network for {self.game} at {seats} seats"
         return forward(_weights(reader.weights), reader.vector(obs, pending))
 
-    def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
+    def knows(self, observation: Mapping[str, Any]) -> Reader | None:
+        """The reader of the network that plays this table, None where none does (a number of
+        seats it was not trained for, a table col morto): there the rule-based player plays."""
         reader = self.reader(len(observation["hand_sizes"]))
-        if reader is None or not reader.plays(observation):
+        return reader if reader is not None and reader.plays(observation) else None
+
+    def act(self, observation: Mapping[str, Any], legal_actions: list[str]) -> str:
+        reader = self.knows(observation)
+        if reader is None:
             return self.rule.act(observation, legal_actions)
         steps = {action: reader.steps(action) for action in legal_actions}
         if None in steps.values():
@@ -232,8 +238,8 @@ class DmcPlayer(Bot):
         """The other actions of one engine's action each (a card, a bid, a card called) by the
         network's values, best first; the rule-based player's for a choice of several cards (the
         scarto), of which the network values one card at a time, and where it does not play."""
-        reader = self.reader(len(observation["hand_sizes"]))
-        if reader is None or not reader.plays(observation):
+        reader = self.knows(observation)
+        if reader is None:
             return self.rule.runners_up(observation, legal_actions, choice)
         chosen = reader.steps(choice)
         single: dict[int, str] = {}  # an engine's action: the barest action taking it alone
