@@ -81,7 +81,6 @@ def test_tressettes_difficile_plays_the_learned_players_cards_and_searches_where
     learned, difficile = make_bot("dmc", game="tressette"), make_bot("difficile", game="tressette", seed=2)
     assert isinstance(difficile, LearnedElseSearch)
     searched: list[str] = []
-    search_act = difficile.search.act
 
     def searching(observation: Mapping[str, Any], legal: list[str]) -> str:
         searched.append(legal[0])
@@ -107,7 +106,6 @@ def test_tressettes_difficile_plays_the_learned_players_cards_and_searches_where
     observation = morto.observation(seat)
     difficile.act(observation, observation["legal_actions"])
     assert searched
-    difficile.search.act = search_act  # type: ignore[method-assign]
 
 
 def solving_position(seed: int, cards_left: int) -> tuple[dict[str, object], list[str]]:
