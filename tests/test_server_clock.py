@@ -31,9 +31,13 @@ def test_the_state_carries_the_clock_of_the_player_to_move(tmp_path: Path) -> No
         async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
             async with connect(ws_url(base, created["table_id"], created["token"])) as ws:
                 mine = await state_where(ws, lambda s: s["table"]["status"] == "playing" and s["legal"])
-                # A bot's turn runs no clock: the state sent while a bot thinks has none.
-                await ws.send(json.dumps({"type": "play", "action": mine["legal"][0]["action"]}))
-                theirs = await state_where(ws, lambda s: s["view"]["to_move"] != 0)
+                # A bot's turn runs no clock: the state sent while a bot thinks has none. Anna
+                # plays on while the move stays hers (an accuso comes before her card, a trick
+                # she takes last gives her the lead).
+                theirs = mine
+                while theirs["view"]["to_move"] == 0:
+                    await ws.send(json.dumps({"type": "play", "action": theirs["legal"][0]["action"]}))
+                    theirs = await state_where(ws, lambda s: s["view"]["to_move"] != 0 or bool(s["legal"]))
                 return mine, theirs
 
         mine, theirs = asyncio.run(scenario())
