@@ -46,7 +46,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from osteria.bots.learned import HIDDEN, forward, weights_of
+from osteria.bots.learned import HIDDEN, forward, read_weights, weights_of
 from osteria.cli import CommandParser
 from osteria.envs.batched import BatchedGame, history_size
 from osteria.envs.layout import trick_play_of
@@ -151,15 +151,6 @@ def save(layers: Layers, path: Path) -> None:
     np.savez_compressed(path, **arrays)
 
 
-def read(path: Path) -> Layers:
-    """The layers of a file ``save`` wrote, in float32; ValueError for another file."""
-    with np.load(path) as arrays:
-        count = len(arrays.files) // 2
-        if count < 1 or set(arrays.files) != {f"{kind}{k}" for kind in "wb" for k in range(count)}:
-            raise ValueError(f"{path}: not the arrays w0, b0, w1, b1...")
-        return [(arrays[f"w{k}"].astype(np.float32), arrays[f"b{k}"].astype(np.float32)) for k in range(count)]
-
-
 def load(net: nn.Sequential, layers: Layers) -> None:
     """The layers' weights and biases, into the network."""
     for (w, b), layer in zip(layers, (m for m in net if isinstance(m, nn.Linear)), strict=True):
@@ -198,7 +189,7 @@ def main() -> int:
     if args.init is not None and not args.init.is_file():
         parser.error(f"--init {args.init}: no such file")
     try:
-        init = None if args.init is None else read(args.init)
+        init = None if args.init is None else read_weights(args.init)
     except (OSError, ValueError):  # not a file that --out wrote
         parser.error(f"--init {args.init}: not a weights file (numpy arrays w0, b0, w1, b1...)")
     hidden = HIDDEN if init is None else tuple(len(b) for _, b in init[:-1])

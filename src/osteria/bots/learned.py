@@ -38,14 +38,22 @@ def weights_of(game: str, seats: int | None = None) -> Path:
     return WEIGHTS / (f"{game}_dmc.npz" if seats in (None, usual) else f"{game}-{seats}_dmc.npz")
 
 
-@cache
-def _weights(path: Path) -> list[tuple[Any, Any]]:
+def read_weights(path: Path) -> list[tuple[Any, Any]]:
+    """The layers (weights, biases) of a weights file, the arrays w0, b0, w1, b1..., in float32;
+    ValueError for a file of other arrays."""
     import numpy as np
 
     with np.load(path) as arrays:
         layers = len(arrays.files) // 2
+        if layers < 1 or set(arrays.files) != {f"{kind}{k}" for kind in "wb" for k in range(layers)}:
+            raise ValueError(f"{path}: not the arrays w0, b0, w1, b1...")
         # Stored as float16 to halve the package's file; computed in float32.
         return [(arrays[f"w{k}"].astype(np.float32), arrays[f"b{k}"].astype(np.float32)) for k in range(layers)]
+
+
+@cache
+def _weights(path: Path) -> list[tuple[Any, Any]]:
+    return read_weights(path)
 
 
 def forward(layers: Sequence[tuple[Any, Any]], x: Any) -> Any:
