@@ -100,6 +100,23 @@ def test_a_forced_action_is_the_hint_at_once() -> None:
     assert lines[1] == "It is the only action there is."
 
 
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_hint_says_why_its_choice_may_not_have_the_top_value(lang: str) -> None:
+    # The hybrid maestro's values are a second search's: a card it keeps may be valued below another.
+    match = osteria.new_match("quattrigghiu", seed=1)
+    words = ReviewWords(view_for(match.game, lang, match.players, 0))
+    note = words.view.say("hint_not_top")
+    assert note != "hint_not_top" and (lang == "en") == note.startswith("The values")
+    kept = Hint("Rc", {"Rc": 0.03, "Rs": 0.17, "7b": 0.09}, "stakes", 500)
+    assert kept.outvalued() and words.hint_lines(kept)[1] == note
+    unweighed = Hint("Rc", {"Rs": 0.17}, "stakes", 500)
+    assert unweighed.outvalued() and note in words.hint_lines(unweighed)
+    for best in (Hint("Rs", {"Rc": 0.03, "Rs": 0.17}, "stakes", 500),
+                 Hint("Rs", {"Rc": 0.17, "Rs": 0.17}, "stakes", 9)):
+        assert not best.outvalued() and note not in words.hint_lines(best)
+    assert not Hint("Rs", {}, "stakes", 0).outvalued()
+
+
 def _discards(n: int) -> list[str]:
     return [f"scarto {' '.join(cards)}" for cards in itertools.islice(
         itertools.combinations(["Ad", "2d", "3d", "4d", "5d", "6d", "7d", "Fd", "Cd", "Rd", "Ac", "2c"], 4), n)]

@@ -470,6 +470,9 @@ def test_hints_for_the_own_turn_and_the_analysis_of_a_finished_deal(tmp_path: Pa
     assert hint["action"] in [entry["action"] for entry in state["legal"]]
     assert hint["move"] == state["table"]["move"] and hint["unit"] and hint["samples"] > 0
     assert set(hint["values"]) <= {entry["action"] for entry in state["legal"]}
+    values = hint["values"]
+    assert hint["outvalued"] == bool(values and (hint["action"] not in values
+                                                 or max(values.values()) > values[hint["action"]]))
     assert "analysis_pending" in seen and "analysis_progress" in seen
     assert [[s["seat"], s["action"]] for s in analysis["steps"]] == deal["actions"]
     assert len(analysis["lost_by_seat"]) == 4 and again == analysis

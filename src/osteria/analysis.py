@@ -65,6 +65,15 @@ class Hint:
     unit: str  # "points", "stakes" or "circles"
     samples: int  # how many sampled deals the values rest on
 
+    def outvalued(self) -> bool:
+        """Whether the maestro's choice has no value, or a lower one than another action's: where
+        the maestro is the hybrid player the values are a second search's, and the hybrid leaves
+        its first choice only on a clear margin of its own (``maestro_evaluation``)."""
+        if not self.values:
+            return False
+        own = self.values.get(self.action)
+        return own is None or max(self.values.values()) > own + NEGLIGIBLE
+
     def ranked(self) -> list[tuple[str, float | None]]:
         """The actions as a player reads them: the maestro's choice first (with its value, None
         where it weighed none), then the others, the best first."""

@@ -220,6 +220,8 @@ MESSAGES: dict[str, str] = dict((
     msg("hint", "The maestro would play: {action}"),
     msg("hint_values", "Estimated value of the actions (in {unit}, over {samples} simulated deals), its own first:"),
     msg("hint_forced", "It is the only action there is."),
+    msg("hint_not_top",
+        "The values are a second search's; the maestro leaves its first choice only on a clear margin."),
     msg("hint_more", "…and {n} more actions, worth less."),
     msg("hint_all", "“hint all” lists them all."),
     msg("hint_none", "No hint: {why}"),

@@ -102,7 +102,7 @@ def test_a_players_history_and_the_replay_of_his_match(browser: Browser, tmp_pat
         expect(page.locator("#forward")).to_have_text("Avanti →")
         expect(page.locator("#replay-at")).to_contain_text("Smazzata 1 di 1")
         page.click("#replay-analysis [data-analysis='0']")
-        expect(page.locator("#replay-analysis h3")).to_contain_text("Analisi", timeout=120_000)
+        expect(page.locator("#replay-analysis h3")).to_have_text("Analisi (punti)", timeout=120_000)
         expect(page.locator("#replay-analysis")).to_contain_text("Punti persi rispetto al gioco perfetto")
         context.close()
 

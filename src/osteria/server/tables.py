@@ -1004,7 +1004,7 @@ class Table:
         finally:
             self._hinting.discard(seat)
         return {"type": "hint", "move": move, "action": found.action, "values": dict(found.values),
-                "unit": found.unit, "samples": found.samples}
+                "unit": found.unit, "samples": found.samples, "outvalued": found.outvalued()}
 
     async def analysis(self, deal_index: int, send: Callable[[Message], None]) -> Message:
         """The analysis of a finished deal, computed once, on a replayed copy of the finished deals;

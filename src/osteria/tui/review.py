@@ -43,6 +43,8 @@ class ReviewWords:
         lines = [view.say("hint", action=view.action(hint.action, explain=True))]
         if not hint.values:
             return [*lines, view.say("hint_forced")]
+        if hint.outvalued():
+            lines.append(view.say("hint_not_top"))
         lines.append(view.say("hint_values", unit=self.unit(hint.unit), samples=hint.samples))
         ranked = hint.ranked()
         shown = ranked if everything else ranked[:HINT_SHOWN]

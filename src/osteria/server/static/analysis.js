@@ -2,17 +2,18 @@
 // result panel and the replay show it: what each seat lost against best play, and its mistakes.
 
 import { node } from "/static/dom.js";
+import { amount } from "/static/words.js";
 
-// ``words``: the drawing page's own t (its words), playerName (a seat's name) and actionNodes
-// (an action's words, its cards drawn).
-export function drawAnalysis(box, found, { t, playerName, actionNodes }) {
-  const fixed = (x) => (x === null || x === undefined ? "—" : (Math.round(x * 100) / 100).toString());
+// ``words``: the drawing page's own t (its words), lang (its language), playerName (a seat's name)
+// and actionNodes (an action's words, its cards drawn).
+export function drawAnalysis(box, found, { t, lang, playerName, actionNodes }) {
+  const fixed = (x) => amount(lang, x);
   // An action or a list of them, drawn; a dash where none was computed.
   const actions = (value) => {
     const words = (Array.isArray(value) ? value.join(" ") : value || "").split(" ").filter(Boolean);
     return words.length ? actionNodes(words) : [document.createTextNode("—")];
   };
-  box.append(node("h3", "", `${t("analysis")} (${found.unit})`));
+  box.append(node("h3", "", `${t("analysis")} (${t(`unit_${found.unit}`)})`));
   box.append(node("p", "", `${t("lost_by_seat")}: ` + found.lost_by_seat.map((x, s) => `${playerName(s)} ${fixed(x)}`).join(" · ")));
   if (!found.mistakes.length) return;
   box.append(node("p", "", t("mistakes")));

@@ -5,7 +5,7 @@
 import { drawAnalysis } from "/static/analysis.js";
 import { RANKS, SUITS, actionChips, cardBack, cardChip, cardFace, isCard, isSuit, suitChip } from "/static/cards.js";
 import { fetchJson, node } from "/static/dom.js";
-import { pageLanguage, say } from "/static/words.js";
+import { amount, pageLanguage, say } from "/static/words.js";
 
 // A kind of action with more variants than this (the 1,820 discards of Calabresella for three) is
 // chosen by picking its cards in the hand, not from a list of buttons (as the terminal table does).
@@ -1375,7 +1375,7 @@ function renderResult() {
 }
 
 function renderAnalysis(box, found) {
-  drawAnalysis(box, found, { t, playerName, actionNodes });
+  drawAnalysis(box, found, { t, lang: app.lang, playerName, actionNodes });
 }
 
 function renderHint() {
@@ -1400,14 +1400,19 @@ function renderHint() {
     box.append(node("p", "notice", t("only_action")));
     return;
   }
+  // As the terminal lists them: the hinted action first, marked, then the others, the best first.
+  const chosen = hint.values[hint.action];
+  const others = Object.entries(hint.values).filter(([action]) => action !== hint.action).sort((a, b) => b[1] - a[1]);
+  if (hint.outvalued) box.append(node("p", "notice", t("hint_not_top")));
   const table = node("table");
   table.dataset.role = "hint-values";
-  const entries = Object.entries(hint.values).sort((a, b) => b[1] - a[1]);
-  for (const [action, value] of entries) {
-    const row = node("tr");
+  const unit = t(`unit_${hint.unit}`);
+  for (const [action, value] of [[hint.action, chosen], ...others]) {
+    const row = node("tr", action === hint.action ? "hinted" : "");
     const cell = node("td");
     cell.append(...actionNodes(action.split(" ")));
-    row.append(cell, node("td", "num", `${(Math.round(value * 100) / 100).toString()} ${hint.unit}`));
+    row.append(node("td", "chosen", action === hint.action ? "→" : ""), cell,
+      node("td", "num", `${amount(app.lang, value, true)} ${unit}`));
     table.append(row);
   }
   box.append(table);

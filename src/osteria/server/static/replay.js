@@ -304,7 +304,7 @@ function renderDealAnalysis() {
   if (found && found.pending) {
     box.append(node("p", "notice", t("analysis_pending")));
   } else if (found && !found.error) {
-    drawAnalysis(box, found, { t, playerName, actionNodes });
+    drawAnalysis(box, found, { t, lang: page.lang, playerName, actionNodes });
   } else {
     // Asked again after a refusal (the table was busy with another analysis, say).
     if (found) box.append(node("p", "error", t("error", { message: found.error })));

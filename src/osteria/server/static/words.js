@@ -189,6 +189,10 @@ export const UI = {
     thinking: "Ci penso…",
     hint_best: "Il consiglio: {action}",
     only_action: "È l'unica mossa che c'è.",
+    hint_not_top: "I valori sono di una seconda ricerca; il maestro lascia la sua prima scelta solo con un margine netto.",
+    unit_points: "punti",
+    unit_stakes: "poste",
+    unit_circles: "cerchi",
     reconnecting: "Connessione persa: riconnessione…",
     not_sent: "Connessione persa: non è partito nulla. Riconnessione… rigioca quando torna.",
     too_many: "Il server rifiuta la connessione ({reason}): chiudi qualche scheda di questo tavolo, poi riprova.",
@@ -391,6 +395,10 @@ export const UI = {
     thinking: "Thinking…",
     hint_best: "The hint: {action}",
     only_action: "It is the only action there is.",
+    hint_not_top: "The values are a second search's; the maestro leaves its first choice only on a clear margin.",
+    unit_points: "points",
+    unit_stakes: "stakes",
+    unit_circles: "circles",
     reconnecting: "Connection lost: reconnecting…",
     not_sent: "Connection lost: nothing was sent. Reconnecting… play again once it is back.",
     too_many: "The server refuses the connection ({reason}): close some tabs of this table, then try again.",
@@ -412,6 +420,18 @@ export const UI = {
 export function say(lang, key, values = {}) {
   const text = (UI[lang] && UI[lang][key]) ?? UI.it[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+}
+
+// A value as a person reads it, in the page's language (its decimal mark): whole numbers without
+// decimals, others with two, a sign before it where ``signed``; a dash for none.
+export function amount(lang, value, signed = false) {
+  if (value === null || value === undefined) return "—";
+  const whole = Math.abs(value - Math.round(value)) < 1e-9;
+  return new Intl.NumberFormat(lang, {
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: whole ? 0 : 2,
+    signDisplay: signed ? "exceptZero" : "auto",
+  }).format(whole ? Math.round(value) : value);
 }
 
 // The page's language: the address's ?lang=, else the one chosen before, else the browser's.
