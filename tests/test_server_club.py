@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from osteria.server.club import PASSWORD_LENGTH
 from osteria.server.store import Store
 from server_helpers import TIMEOUT, create, play_seat, quick_settings, served, ws_url
 
@@ -65,19 +66,28 @@ def test_refusals_say_nothing_of_which_part_was_wrong(base: str) -> None:
         wrong_password = client.post("/api/sign-in", json={"name": "Anna", "password": "un tressette"})
         unknown_name = client.post("/api/sign-in", json={"name": "Zorro", "password": "una briscola"})
         assert wrong_password.status_code == unknown_name.status_code == 401
-        assert wrong_password.json() == unknown_name.json() == {"detail": "wrong name or password"}
+        assert wrong_password.json() == unknown_name.json() == {"detail": "wrong name or password",
+                                                                 "code": "wrong_password"}
         assert "set-cookie" not in wrong_password.headers
+        # Each refusal with the code of its kind, by which a page says it in its own language.
         taken = sign_up(client, "ANNA")
-        assert taken.status_code == 409 and "taken" in taken.json()["detail"]
-        assert sign_up(client, "bot:maestro").status_code == 422  # no account is called as a bot is
-        assert sign_up(client, "Bruno", "short").status_code == 422
+        assert taken.status_code == 409 and "taken" in taken.json()["detail"] and taken.json()["code"] == "name_taken"
+        bot_name = sign_up(client, "bot:maestro")  # no account is called as a bot is
+        assert bot_name.status_code == 422 and bot_name.json()["code"] == "bad_name"
+        assert "2 to 32" in bot_name.json()["detail"]
+        short = sign_up(client, "Bruno", "short")
+        low, high = PASSWORD_LENGTH
+        assert short.status_code == 422 and short.json() == {"detail": f"a password is {low} to {high} characters",
+                                                             "code": "bad_password",
+                                                             "values": {"low": low, "high": high}}
 
 
 def test_sign_in_attempts_are_limited_per_address(tmp_path: Path) -> None:
     with served(tmp_path, quick_settings(sign_ins_per_minute=0.001)) as base, httpx.Client(base_url=base) as client:
-        answers = [client.post("/api/sign-in", json={"name": "Anna", "password": f"guess {i}"}).status_code
+        answers = [client.post("/api/sign-in", json={"name": "Anna", "password": f"guess {i}"})
                    for i in range(11)]
-    assert answers == [401] * 10 + [429]
+    assert [a.status_code for a in answers] == [401] * 10 + [429]
+    assert answers[-1].json()["code"] == "rate_limited"
 
 
 def finish_a_match(base: str, player: httpx.Client) -> str:

@@ -56,3 +56,35 @@ def test_sign_up_sign_in_and_the_ladder(browser: Browser, tmp_path: Path) -> Non
         page.locator('#ladder-list li[data-player="Lucia"] a').click()  # her name leads to her matches
         page.wait_for_url(f"{server.base}/players/Lucia")
         context.close()
+
+
+def test_the_lobby_says_its_refusals_in_its_own_language(browser: Browser, tmp_path: Path) -> None:
+    with serve(tmp_path) as server:
+        context, page = new_page(browser)
+        try:
+            page.goto(f"{server.base}/?lang=it")
+            page.fill("#account-name", "x")
+            page.fill("#account-password", "sette bello")
+            page.click("#sign-up")
+            expect(page.locator("#account-error")).to_have_text(
+                "Errore: un nome ha da 2 a 32 lettere, cifre, spazi o . ' - _, e comincia con una lettera o una cifra")
+            page.fill("#account-name", "Lucia")
+            page.fill("#account-password", "sette")
+            page.click("#sign-up")
+            expect(page.locator("#account-error")).to_have_text("Errore: una parola d'ordine ha da 8 a 128 caratteri")
+            page.fill("#account-password", "sette bello")
+            page.click("#sign-up")
+            expect(page.locator("#account-who")).to_have_text("Sei Lucia.")
+            page.click("#sign-out")
+            page.fill("#account-name", "Lucia")
+            page.fill("#account-password", "sette bellO")
+            page.click("#sign-in")
+            expect(page.locator("#account-error")).to_have_text("Errore: nome o parola d'ordine sbagliati")
+            # The same refusal in English on the English page.
+            page.goto(f"{server.base}/?lang=en")
+            page.fill("#account-name", "Lucia")
+            page.fill("#account-password", "sette bello")
+            page.click("#sign-up")
+            expect(page.locator("#account-error")).to_have_text("Error: that name is taken: choose another")
+        finally:
+            context.close()

@@ -109,7 +109,7 @@ def test_a_players_history_and_the_replay_of_his_match(browser: Browser, tmp_pat
 
 def test_every_word_of_the_page_is_in_italian_and_in_english(server: Server, page: Page) -> None:
     page.goto(f"{server.base}/players/Nessuno")
-    expect(page.locator("#fatal")).to_contain_text("no player 'Nessuno'")
+    expect(page.locator("#fatal")).to_contain_text("no player is called 'Nessuno'")
     keys = page.evaluate("""async () => {
         const { UI } = await import("/static/words.js");
         return { it: Object.keys(UI.it).sort(), en: Object.keys(UI.en).sort() };

@@ -156,11 +156,10 @@ class Session(Strict):
 
 
 class SignUp(Strict):
+    # What a name and a password may be is checked by the sign-up itself, whose refusals say it
+    # with their own codes (``bad_name``, ``bad_password``).
     name: str = Field(max_length=64)
     password: str = Field(max_length=club.PASSWORD_LENGTH[1])
-
-    _name = field_validator("name")(classmethod(lambda cls, v: club.account_name(v)))
-    _password = field_validator("password")(classmethod(lambda cls, v: club.password(v)))
 
 
 class SignIn(Strict):
@@ -290,6 +289,24 @@ def _keep_sign_in(request: Request, response: Response, token: str) -> None:
                         samesite="strict", path="/", secure=request.url.scheme == "https")
 
 
+class Refusal(HTTPException):
+    """An HTTP request refused, with the ``code`` of its kind (docs/online.md) beside the message,
+    by which a page says it in its own language (and ``values`` its words may name)."""
+
+    def __init__(self, status: int, code: str, message: str, **values: int | str) -> None:
+        super().__init__(status, message)
+        self.code, self.values = code, values
+
+
+def refused(exc: TableError, status: int | None = None) -> Refusal:
+    """A table's refusal, as the HTTP answer."""
+    return Refusal(exc.status if status is None else status, exc.code, exc.message)
+
+
+def _refusal_body(message: str, code: str, values: dict[str, int | str] | None = None) -> dict[str, Any]:
+    return {"detail": message, "code": code, **({"values": values} if values else {})}
+
+
 def _error(code: str, message: str, move: int | None = None) -> Message:
     return {"type": "error", "code": code, "message": message, "move": move}
 
@@ -406,6 +423,10 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                   docs_url="/docs" if openapi else None, redoc_url="/redoc" if openapi else None)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
+    @app.exception_handler(Refusal)
+    async def refusal(request: Request, exc: Refusal) -> Response:
+        return JSONResponse(_refusal_body(exc.detail, exc.code, exc.values), status_code=exc.status_code)
+
     def tables() -> Tables:
         found: Tables = state["tables"]
         return found
@@ -418,7 +439,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         try:
             return tournaments().get(tournament_id)
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
 
     def seat_of(table: Table, token: str | None) -> int | None:
         """The seat ``token`` holds (``Table.seat_of_token``); with a shared database, a token
@@ -436,7 +457,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         try:
             return tables().get(table_id)
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
 
     @app.middleware("http")
     async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -444,9 +465,11 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             limit = MAX_BODY_BYTES.get(request.url.path, MAX_OTHER_BODY_BYTES)
             length = request.headers.get("content-length")
             if length is None or not length.isdigit():
-                return JSONResponse({"detail": "a request body needs its Content-Length"}, status_code=411)
+                return JSONResponse(_refusal_body("a request body needs its Content-Length", "bad_request"),
+                                    status_code=411)
             if int(length) > limit:
-                return JSONResponse({"detail": f"the body is larger than {limit} bytes"}, status_code=413)
+                return JSONResponse(_refusal_body(f"the body is larger than {limit} bytes", "too_large"),
+                                    status_code=413)
         return await call_next(request)
 
     @app.middleware("http")
@@ -456,7 +479,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             refusal = foreign_origin(request.scope, request.headers, allowed, required=False)
             if refusal is not None:
-                return JSONResponse({"detail": f"refused: {refusal}"}, status_code=403)
+                return JSONResponse(_refusal_body(f"refused: {refusal}", "forbidden"), status_code=403)
         return await call_next(request)
 
     # Added last, so outermost: the refusals above get the headers too.
@@ -465,7 +488,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     def page(name: str = "index.html") -> Response:
         index = STATIC / name
         if not index.is_file():
-            return JSONResponse({"detail": "the browser table is not installed"}, status_code=404)
+            return JSONResponse(_refusal_body("the browser table is not installed", "not_found"), status_code=404)
         return FileResponse(index, media_type="text/html")
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
@@ -521,9 +544,9 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     openers: dict[str, Bucket] = {}
 
     def may_open_table(request: Request) -> None:
-        """HTTPException 429 when the request's address has opened its share of tables."""
+        """Refusal 429 when the request's address has opened its share of tables."""
         if not _take_from(openers, request, settings.tables_per_minute / 60, settings.tables_burst):
-            raise HTTPException(429, "too many tables opened from this address: wait a minute")
+            raise Refusal(429, "rate_limited", "too many tables opened from this address: wait a minute")
 
     def signed_in(request: HTTPConnection) -> str | None:
         """The account the request's (or WebSocket's) sign-in cookie holds, if any."""
@@ -541,10 +564,10 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     sign_in_budgets: dict[str, Bucket] = {}
 
     def may_try_sign_in(request: Request) -> None:
-        """HTTPException 429 when the request's address has tried its share of sign-ins (and
+        """Refusal 429 when the request's address has tried its share of sign-ins (and
         sign-ups): a password is not to be guessed by trying many."""
         if not _take_from(sign_in_budgets, request, settings.sign_ins_per_minute / 60, 10):
-            raise HTTPException(429, "too many sign-in attempts from this address: wait a minute")
+            raise Refusal(429, "rate_limited", "too many sign-in attempts from this address: wait a minute")
 
     async def begin_session(request: Request, response: Response, account: str) -> dict[str, Any]:
         token = club.new_session_token()
@@ -555,11 +578,21 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     @app.post("/api/sign-up", status_code=201)
     async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
         may_try_sign_in(request)
+        try:
+            name = club.account_name(body.name)
+        except ValueError as exc:
+            low, high = club.NAME_LENGTH
+            raise Refusal(422, "bad_name", str(exc), low=low, high=high) from None
+        try:
+            club.password(body.password)
+        except ValueError as exc:
+            low, high = club.PASSWORD_LENGTH
+            raise Refusal(422, "bad_password", str(exc), low=low, high=high) from None
         # Hashing is slow on purpose (tens of milliseconds of a core): not on the event loop.
         hashed = await asyncio.to_thread(club.hash_password, body.password)
-        if not tables().store.add_account(body.name, hashed, time.time()):
-            raise HTTPException(409, f"the name {body.name!r} is taken: choose another")
-        return await begin_session(request, response, body.name)
+        if not tables().store.add_account(name, hashed, time.time()):
+            raise Refusal(409, "name_taken", f"the name {name!r} is taken: choose another")
+        return await begin_session(request, response, name)
 
     @app.post("/api/sign-in")
     async def sign_in(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
@@ -567,7 +600,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         account = tables().store.account(body.name)
         if not await asyncio.to_thread(club.password_matches, account.password_hash if account else None,
                                       body.password):
-            raise HTTPException(401, "wrong name or password")
+            raise Refusal(401, "wrong_password", "wrong name or password")
         assert account is not None
         return await begin_session(request, response, account.name)
 
@@ -592,7 +625,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     @app.get("/api/ladder/{game}")
     async def ladder(game: str) -> dict[str, Any]:
         if game not in GAMES:
-            raise HTTPException(404, f"unknown game {game!r}; games: {', '.join(GAMES)}")
+            raise Refusal(404, "not_found", f"unknown game {game!r}; games: {', '.join(GAMES)}")
         rows = sorted(tables().store.ratings(game=game), key=lambda r: -club.ordinal((r.mu, r.sigma)))
         return {"game": game, "ladder": [{"place": place, **rating_entry(row)} for place, row in enumerate(rows, 1)]}
 
@@ -601,7 +634,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         store = tables().store
         account = store.account(name)
         if account is None:
-            raise HTTPException(404, f"no player {name!r}")
+            raise Refusal(404, "no_player", f"no player {name!r}", name=name)
         matches = store.matches_of(account.name)
         return {"name": account.name, "created": account.created,
                 "games": dict(Counter(m.game for m in matches)),
@@ -618,7 +651,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         store = tables().store
         account = store.account(name)
         if account is None:
-            raise HTTPException(404, f"no player {name!r}")
+            raise Refusal(404, "no_player", f"no player {name!r}", name=name)
         # A match still being played is listed to its own player alone: nobody else learns where
         # to find him at a table now.
         own = signed_in(request) == account.name
@@ -663,12 +696,12 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
     async def deal_analysis(table_id: str, deal_index: Annotated[int, PathParam(ge=0, le=100_000)],
                             request: Request) -> dict[str, Any]:
         if not _take_from(analysis_budgets, request, ANALYSES_PER_MINUTE / 60, ANALYSES_BURST):
-            raise HTTPException(429, "too many analyses asked from this address: wait a minute")
+            raise Refusal(429, "rate_limited", "too many analyses asked from this address: wait a minute")
         table = table_of(table_id)
         try:
             return await table.analysis(deal_index, lambda message: None)
         except TableError as exc:
-            raise HTTPException(409 if exc.code == "busy" else exc.status, exc.message) from None
+            raise refused(exc, 409 if exc.code == "busy" else None) from None
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
@@ -681,7 +714,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         try:
             table = tables().create(body.game, body.seats, body.options, players, body.stand_in_level, body.listed)
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         base = f"/t/{table.id}"
         # The creator is told his own seat's token and nothing that plays another seat: a friend's
         # token is minted when he joins with the invite. At a table of bots he only watches.
@@ -706,7 +739,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             seated = lobby.quick_join(tables(), body.game, body.name or signed_in(request),
                                       lambda: may_open_table(request))
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         hold(request, seated.table_id, seated.seat)
         _keep_seat(request, response, seated.table_id, seated.token)
         return {"table_id": seated.table_id, "seat": seated.seat, "token": seated.token,
@@ -722,7 +755,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         try:
             seat, token = table.join(body.invite, body.name or signed_in(request), body.seat)
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         hold(request, table.id, seat)
         _keep_seat(request, response, table_id, token)
         return {"seat": seat, "token": token, "link": seat_link(table_id, seat, token)}
@@ -735,7 +768,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         try:
             seat = seat_of(table, body.token)
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         _keep_seat(request, response, table_id, body.token)
         return {"seat": seat}
 
@@ -746,7 +779,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             seat = table.seat_of_token(body.token or request.cookies.get(_seat_cookie(table_id)))
             token = table.pass_on(seat)
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         assert seat is not None  # pass_on refuses a spectator
         table.hold(seat, None)  # whoever takes the seat now plays it as his own
         _forget_seat(request, response, table_id)
@@ -759,7 +792,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             seat = table.seat_of_token(body.token or request.cookies.get(_seat_cookie(table_id)))
             table.leave(seat)
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         # The others may all have asked for a rematch already: the one who left is not waited for.
         tables().rematch(table)
         _forget_seat(request, response, table_id)
@@ -771,7 +804,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         try:
             table.start(table.seat_of_token(body.token))
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         return table.state()
 
     @app.get("/api/tables/{table_id}/record")
@@ -779,7 +812,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         try:
             return table_of(table_id).record()
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
 
     @app.post("/api/tournaments", status_code=201)
     async def create_tournament(body: CreateTournament, request: Request) -> dict[str, Any]:
@@ -788,7 +821,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
             tournament = tournaments().create(body.game, body.seats, body.options, body.boards, body.tables,
                                               body.level)
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         # The organiser's token starts it: told to the creator alone.
         return {"tournament_id": tournament.id, "organiser": tournament.row.organiser,
                 "link": f"/tournaments/{tournament.id}", "tournament": tournament.state()}
@@ -803,7 +836,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         try:
             entry, token = tournament.register(body.name or signed_in(request))
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         table, seat = tournament.place(entry)
         return {"entry": entry, "table": table, "seat": seat, "token": token}
 
@@ -813,7 +846,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         try:
             tournament.start(body.token)
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         return tournament.state()
 
     @app.post("/api/tournaments/{tournament_id}/seat")
@@ -824,7 +857,7 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         try:
             table_id, seat, token = tournament.seat_of(body.token)
         except TableError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+            raise refused(exc) from None
         hold(request, table_id, seat)
         _keep_seat(request, response, table_id, token)
         return {"board": tournament.current_board(), "table_id": table_id, "seat": seat, "token": token,
@@ -925,17 +958,17 @@ async def _hear_others(tables: Tables, tournaments: Tournaments) -> None:
 
 
 def _verify_body(body: bytes) -> list[fair.DealCheck]:
-    """The checks of the record a request's body holds; HTTPException 400 saying what is wrong."""
+    """The checks of the record a request's body holds; Refusal 400 saying what is wrong."""
     try:
         record = json.loads(body)
     except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, nested or numbers too deep
-        raise HTTPException(400, f"not a JSON record: {exc}") from None
+        raise Refusal(400, "bad_request", f"not a JSON record: {exc}") from None
     if not isinstance(record, dict):
-        raise HTTPException(400, "a record is a JSON object")
+        raise Refusal(400, "bad_request", "a record is a JSON object")
     try:
         return fair.verify_record(record)
     except RecordError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise Refusal(400, "bad_request", str(exc)) from None
 
 
 async def _write(websocket: WebSocket, client: Client) -> None:

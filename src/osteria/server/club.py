@@ -17,7 +17,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from openskill.models import PlackettLuce
 
-ACCOUNT_NAME = re.compile(r"[^\W_][\w .'-]{1,31}")  # no ":", so no account is called as a bot is
+NAME_LENGTH = (2, 32)
+# A letter or digit, then letters, digits, spaces or . ' - _; no ":", so no account is called as a bot is.
+ACCOUNT_NAME = re.compile(rf"[^\W_][\w .'-]{{{NAME_LENGTH[0] - 1},{NAME_LENGTH[1] - 1}}}")
 PASSWORD_LENGTH = (8, 128)
 SESSION_DAYS = 30  # how long a sign-in lasts
 BOT_PREFIX = "bot:"
@@ -32,7 +34,9 @@ def account_name(name: str) -> str:
     """``name`` with its spaces made single, as an account's name; ValueError saying what a name may be."""
     name = " ".join(name.split())
     if not ACCOUNT_NAME.fullmatch(name):
-        raise ValueError("a name is 2 to 32 letters, digits, spaces or . ' - _, beginning with a letter or digit")
+        low, high = NAME_LENGTH
+        raise ValueError(f"a name is {low} to {high} letters, digits, spaces or . ' - _, beginning with a letter "
+                         "or digit")
     return name
 
 

@@ -5,7 +5,7 @@
 import { drawAnalysis } from "/static/analysis.js";
 import { RANKS, SUITS, actionChips, cardBack, cardChip, cardFace, isCard, isSuit, suitChip } from "/static/cards.js";
 import { fetchJson, node } from "/static/dom.js";
-import { amount, pageLanguage, say } from "/static/words.js";
+import { amount, pageLanguage, refusal, say } from "/static/words.js";
 
 // A kind of action with more variants than this (the 1,820 discards of Calabresella for three) is
 // chosen by picking its cards in the hand, not from a list of buttons (as the terminal table does).
@@ -66,6 +66,11 @@ const app = {
 
 function t(key, values) {
   return say(app.lang, key, values);
+}
+
+// A refusal of the server (fetchJson's error) in the page's words.
+function refusalText(error) {
+  return refusal(app.lang, error.code, error.message, error.values);
 }
 
 // The card names the server serves (cards.py's), with the notation itself as a fallback.
@@ -158,7 +163,7 @@ async function main() {
   try {
     app.games = await fetchJson("/api/games");
   } catch (error) {
-    fatal(t("error", { message: error.message }));
+    fatal(t("error", { message: refusalText(error) }));
     return;
   }
   $("loading").hidden = true;
@@ -296,7 +301,7 @@ async function signIn(url) {
     $("account-password").value = "";
     renderAccount(account.name);
   } catch (error) {
-    $("account-error").textContent = t("error", { message: error.message });
+    $("account-error").textContent = t("error", { message: refusalText(error) });
   }
 }
 
@@ -306,7 +311,7 @@ async function signOut() {
     await fetchJson("/api/sign-out", { method: "POST", body: "{}" });
     renderAccount(null);
   } catch (error) {
-    $("account-error").textContent = t("error", { message: error.message });
+    $("account-error").textContent = t("error", { message: refusalText(error) });
   }
 }
 
@@ -340,7 +345,7 @@ async function quickJoin() {
     });
     location.href = joined.link;
   } catch (error) {
-    $("quick-error").textContent = t("error", { message: error.message });
+    $("quick-error").textContent = t("error", { message: refusalText(error) });
   }
 }
 
@@ -495,7 +500,7 @@ async function createTable() {
     });
     showInvites(created);
   } catch (error) {
-    $("create-error").textContent = t("error", { message: error.message });
+    $("create-error").textContent = t("error", { message: refusalText(error) });
   } finally {
     $("create").disabled = false;
   }
@@ -563,7 +568,7 @@ function showJoin(invite) {
       $("join").hidden = true;
       connect(joined.token);
     } catch (error) {
-      $("join-error").textContent = t("error", { message: error.message });
+      $("join-error").textContent = t("error", { message: refusalText(error) });
     }
   };
 }
@@ -659,7 +664,7 @@ async function passOn() {
       method: "POST", body: JSON.stringify(app.token ? { token: app.token } : {}),
     });
   } catch (error) {
-    showBanner(t("error", { message: error.message }), true);
+    showBanner(t("error", { message: refusalText(error) }), true);
     renderTools();
     return;
   }
@@ -688,7 +693,7 @@ async function leave() {
   } catch (error) {
     app.ws = ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) connect(app.token);
-    showBanner(t("error", { message: error.message }), true);
+    showBanner(t("error", { message: refusalText(error) }), true);
     renderTools();
     return;
   }
@@ -793,13 +798,13 @@ function receive(message) {
       if (app.table) renderResult();
       break;
     case "error":
-      app.error = message.message;
+      app.error = refusal(app.lang, message.code, message.message);
       app.sent = null;
       // A refused hint or analysis is no longer awaited (the button may be pressed again).
       if (app.hint && app.hint.type === "pending") app.hint = null;
       for (const [index, found] of app.analyses) if (found.type === "analysis_pending") app.analyses.delete(index);
       if (app.table) render();
-      else fatal(t("error", { message: message.message }));
+      else fatal(t("error", { message: app.error }));
       break;
     default:
       break; // pong, deal_start (the state after it says all)

@@ -24,7 +24,8 @@ export async function fetchJson(url, options = {}) {
     const message = typeof detail === "string" ? detail
       : Array.isArray(detail) && detail.length ? `${(detail[0].loc || []).join(".")}: ${detail[0].msg}`
         : `HTTP ${response.status}`;
-    throw new Error(message);
+    // The kind of refusal (docs/online.md), by which the page says it in its own words (``refusal``).
+    throw Object.assign(new Error(message), { code: body && body.code, values: (body && body.values) || {} });
   }
   return body;
 }

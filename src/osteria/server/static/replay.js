@@ -7,7 +7,7 @@
 import { drawAnalysis } from "/static/analysis.js";
 import { RANKS, SUITS, actionChips, cardChip, cardFace, isCard } from "/static/cards.js";
 import { fetchJson, node } from "/static/dom.js";
-import { pageLanguage, say } from "/static/words.js";
+import { pageLanguage, refusal, say } from "/static/words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -25,6 +25,11 @@ const page = {
 
 function t(key, values) {
   return say(page.lang, key, values);
+}
+
+// A refusal of the server (fetchJson's error) in the page's words.
+function refusalText(error) {
+  return refusal(page.lang, error.code, error.message, error.values);
 }
 
 function cardWords() {
@@ -83,7 +88,7 @@ async function main() {
         fetchJson(`/api/players/${player[1]}`)]);
     }
   } catch (error) {
-    fatal(t("error", { message: error.message }));
+    fatal(t("error", { message: refusalText(error) }));
     return;
   }
   $("loading").hidden = true;
@@ -322,7 +327,7 @@ async function analyse(index) {
   try {
     page.analyses.set(index, await fetchJson(`/api/tables/${encodeURIComponent(page.tableId)}/analysis/${index}`));
   } catch (error) {
-    page.analyses.set(index, { error: error.message });
+    page.analyses.set(index, { error: refusalText(error) });
   }
   if (page.deal === index) renderReplay();
 }

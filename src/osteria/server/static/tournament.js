@@ -3,7 +3,7 @@
 // asks the server again every few seconds while it is played. Every name is set as text.
 
 import { fetchJson, node } from "/static/dom.js";
-import { pageLanguage, say } from "/static/words.js";
+import { pageLanguage, refusal, say } from "/static/words.js";
 
 const POLL_MS = 1500;
 const page = { lang: "it", games: null, id: null, state: null, timer: null, pollFailed: false };
@@ -12,6 +12,11 @@ const $ = (id) => document.getElementById(id);
 
 function t(key, values) {
   return say(page.lang, key, values);
+}
+
+// A refusal of the server (fetchJson's error) in the page's words.
+function refusalText(error) {
+  return refusal(page.lang, error.code, error.message, error.values);
 }
 
 const post = (url, body) => fetchJson(url, { method: "POST", body: JSON.stringify(body) });
@@ -73,7 +78,7 @@ async function createTournament(event) {
     keep({ organiser: created.organiser });
     location.assign(`${created.link}${location.search}`);
   } catch (error) {
-    $("tn-create-error").textContent = t("error", { message: error.message });
+    $("tn-create-error").textContent = t("error", { message: refusalText(error) });
   }
 }
 
@@ -161,7 +166,7 @@ async function refresh() {
     if (page.pollFailed) $("tn-error").textContent = "";
     page.pollFailed = false;
   } catch (error) {
-    $("tn-error").textContent = t("error", { message: error.message });
+    $("tn-error").textContent = t("error", { message: refusalText(error) });
     page.pollFailed = true;
   }
   if (page.state.status !== "finished") page.timer = setTimeout(refresh, POLL_MS);
@@ -172,7 +177,7 @@ async function act(work) {
   try {
     await work();
   } catch (error) {
-    $("tn-error").textContent = t("error", { message: error.message });
+    $("tn-error").textContent = t("error", { message: refusalText(error) });
     page.pollFailed = false; // what the player did failed: it stays said
   }
 }
@@ -224,7 +229,7 @@ async function main() {
       $("new-tournament").hidden = false;
     }
   } catch (error) {
-    $("fatal").textContent = t("error", { message: error.message });
+    $("fatal").textContent = t("error", { message: refusalText(error) });
     $("fatal").hidden = false;
   }
   $("loading").hidden = true;

@@ -201,6 +201,28 @@ export const UI = {
     stood_in: "Un bot gioca al tuo posto finché non torni.",
     im_back: "Sono tornato",
     error: "Errore: {message}",
+    refused_rate_limited: "troppe richieste da questo indirizzo: aspetta un minuto e riprova",
+    refused_name_taken: "questo nome è già preso: scegline un altro",
+    refused_wrong_password: "nome o parola d'ordine sbagliati",
+    refused_bad_name: "un nome ha da {low} a {high} lettere, cifre, spazi o . ' - _, e comincia con una lettera o una cifra",
+    refused_bad_password: "una parola d'ordine ha da {low} a {high} caratteri",
+    refused_taken: "il posto non è più libero",
+    refused_full: "tutti i posti sono presi",
+    refused_started: "il torneo è cominciato: le iscrizioni sono chiuse",
+    refused_no_player: "nessun giocatore si chiama «{name}»",
+    refused_finished: "è finito",
+    refused_waiting: "non è ancora cominciato",
+    refused_stale: "il gioco è andato avanti: guarda la mossa nuova",
+    refused_not_your_turn: "non tocca a te",
+    refused_busy: "ci sto già pensando",
+    refused_unavailable: "non si può avere da questo server",
+    refused_forbidden: "non è permesso da qui",
+    refused_spectator: "chi guarda non gioca",
+    refused_secret: "questo tavolo del torneo si gioca ancora altrove",
+    refused_tournament: "in un torneo la smazzata dopo la dà il torneo",
+    refused_not_finished: "la partita non è finita",
+    refused_elsewhere: "questo tavolo è servito da un altro processo: riprova fra poco",
+    refused_too_large: "la richiesta è troppo grande",
     no_table: "Questo tavolo non esiste.",
     bad_token: "Questo link non tiene un posto a questo tavolo.",
     seat: "posto {n}",
@@ -407,6 +429,28 @@ export const UI = {
     stood_in: "A bot plays for you until you are back.",
     im_back: "I'm back",
     error: "Error: {message}",
+    refused_rate_limited: "too many requests from this address: wait a minute and try again",
+    refused_name_taken: "that name is taken: choose another",
+    refused_wrong_password: "wrong name or password",
+    refused_bad_name: "a name is {low} to {high} letters, digits, spaces or . ' - _, beginning with a letter or digit",
+    refused_bad_password: "a password is {low} to {high} characters",
+    refused_taken: "the seat is no longer free",
+    refused_full: "every place is taken",
+    refused_started: "the tournament has begun: registration is closed",
+    refused_no_player: "no player is called '{name}'",
+    refused_finished: "it is over",
+    refused_waiting: "it has not begun yet",
+    refused_stale: "play has moved on: look at the new move",
+    refused_not_your_turn: "it is not your turn",
+    refused_busy: "it is being worked out already",
+    refused_unavailable: "this server does not offer it",
+    refused_forbidden: "not allowed from here",
+    refused_spectator: "a spectator does not play",
+    refused_secret: "this board of the tournament is still being played elsewhere",
+    refused_tournament: "in a tournament the next board is the tournament's to deal",
+    refused_not_finished: "the match is not over",
+    refused_elsewhere: "another process of the server serves this table: try again in a moment",
+    refused_too_large: "the request is too large",
     no_table: "This table does not exist.",
     bad_token: "This link holds no seat at this table.",
     seat: "seat {n}",
@@ -432,6 +476,14 @@ export function amount(lang, value, signed = false) {
     maximumFractionDigits: whole ? 0 : 2,
     signDisplay: signed ? "exceptZero" : "auto",
   }).format(whole ? Math.round(value) : value);
+}
+
+// A refusal of the server (an HTTP answer's or a table's error: its code, its message, the values
+// its words name) in the page's words where they have the kind, else as the server says it (a
+// request the page itself got wrong).
+export function refusal(lang, code, message, values = {}) {
+  const key = `refused_${code}`;
+  return UI[lang] && key in UI[lang] ? say(lang, key, values) : message;
 }
 
 // The page's language: the address's ?lang=, else the one chosen before, else the browser's.
