@@ -52,3 +52,25 @@ def test_a_dummy_is_played_by_its_partner(server: Server, page: Page) -> None:
     assert len(ours) == len(clicker.played)
     assert sum(action.split()[0] in CARD_STRINGS for action in ours) == 20  # every card of both hands
     assert all(same_action(a, b) for a, b in zip(clicker.played, ours, strict=True))
+
+
+def test_the_fair_deal_panel_breaks_its_words_only_between_them(server: Server, page: Page) -> None:
+    """The hashes and seeds break anywhere to fit the narrow panel; the sentence above them
+    only between its words."""
+    created = server.create("tressette", bot_players(4))
+    page.goto(f"{server.base}{created['link']}&lang=it")
+    wait_for_table(page)
+    expect(page.locator("#fair .notice")).to_be_visible()
+    broken = page.evaluate("""() => {
+        const text = document.querySelector("#fair .notice").firstChild;
+        const words = [];
+        for (const found of text.textContent.matchAll(/\\S+/g)) {
+            const range = document.createRange();
+            range.setStart(text, found.index);
+            range.setEnd(text, found.index + found[0].length);
+            const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            if (lines.size > 1) words.push(found[0]);
+        }
+        return words;
+    }""")
+    assert broken == []
