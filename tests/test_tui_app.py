@@ -37,7 +37,7 @@ from osteria.tui.app import (
 )
 from osteria.tui.plain import table_match
 from osteria.tui.viewer import RecordViewer, frames_of
-from osteria.tui.words import APP_MESSAGES
+from osteria.tui.words import APP_MESSAGES, say
 from osteria.views import card_of
 
 from helpers import fill_hands, words_in
@@ -302,6 +302,8 @@ def test_the_hint_shows_every_choice_with_its_value_and_plays_the_maestros() -> 
             text = screen_text(app)
             assert "Il maestro giocherebbe" in text
             assert all(app.words.number(v, signed=True) in text for v in hint.values.values())
+            # The maestro has done thinking: the line below the table says whose turn it is again.
+            assert say(app.lang, "hint_wait") not in text and say(app.lang, "your_turn") in text
             await pilot.press("enter")  # plays the maestro's choice
             await pilot.pause()
             assert app.match.record()["deals"][0]["actions"][before] == [0, hint.action]

@@ -807,7 +807,11 @@ class TableApp(App[int]):
             picked = " " + say(self.lang, "picked", cards=self.view.cards(self.picked)) if self.picked else ""
             notes.append(f"✎ {self.view.term(word)}: {say(self.lang, 'pick_cards', n=needed)}{picked}")
         self.query_one("#legend", Static).update(lines_text(notes))
-        if not legal:
+        self.prompt(bool(legal))
+
+    def prompt(self, to_choose: bool) -> None:
+        """The message line at the person's turn (``to_choose``), else none."""
+        if not to_choose:
             self.set_message("")
         elif self.deciding_for() is None:
             self.set_message(say(self.lang, "your_turn"))
@@ -1160,6 +1164,7 @@ class TableApp(App[int]):
             else:
                 self.focus_choices()
 
+        self.prompt(turn == self.turn)  # the maestro thinks no more
         self.push_screen(HintScreen(found, self.words, self.query_one("#status-box").region), chosen)
 
     # -- the end ---------------------------------------------------------------------------------
