@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from browser_harness import Clicker, serve, wait_for_table
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from test_web_table import new_page
 
 
@@ -14,18 +14,13 @@ def test_sign_up_sign_in_and_the_ladder(browser: Browser, tmp_path: Path) -> Non
     with serve(tmp_path) as server:
         context, page = new_page(browser)
         page.goto(f"{server.base}/?lang=en")
-        page.fill("#account-name", "Lucia")
-        page.fill("#account-password", "sette bello")
-        page.click("#sign-up")
+        account(page, "sign-up", "Lucia", "sette bello")
         expect(page.locator("#account-who")).to_have_text("You are Lucia.")
         page.click("#sign-out")
         expect(page.locator("#signed-out")).to_be_visible()
-        page.fill("#account-name", "Lucia")
-        page.fill("#account-password", "sette bellO")
-        page.click("#sign-in")
+        account(page, "sign-in", "Lucia", "sette bellO")
         expect(page.locator("#account-error")).to_contain_text("wrong name or password")
-        page.fill("#account-password", "sette bello")
-        page.click("#sign-in")
+        account(page, "sign-in", "Lucia", "sette bello")
         expect(page.locator("#account-who")).to_have_text("You are Lucia.")
         cookie = next(c for c in context.cookies() if c["name"] == "osteria_account")
         assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
@@ -63,28 +58,26 @@ def test_the_lobby_says_its_refusals_in_its_own_language(browser: Browser, tmp_p
         context, page = new_page(browser)
         try:
             page.goto(f"{server.base}/?lang=it")
-            page.fill("#account-name", "x")
-            page.fill("#account-password", "sette bello")
-            page.click("#sign-up")
+            account(page, "sign-up", "x", "sette bello")
             expect(page.locator("#account-error")).to_have_text(
                 "Errore: un nome ha da 2 a 32 lettere, cifre, spazi o . ' - _, e comincia con una lettera o una cifra")
-            page.fill("#account-name", "Lucia")
-            page.fill("#account-password", "sette")
-            page.click("#sign-up")
+            account(page, "sign-up", "Lucia", "sette")
             expect(page.locator("#account-error")).to_have_text("Errore: una parola d'ordine ha da 8 a 128 caratteri")
-            page.fill("#account-password", "sette bello")
-            page.click("#sign-up")
+            account(page, "sign-up", "Lucia", "sette bello")
             expect(page.locator("#account-who")).to_have_text("Sei Lucia.")
             page.click("#sign-out")
-            page.fill("#account-name", "Lucia")
-            page.fill("#account-password", "sette bellO")
-            page.click("#sign-in")
+            account(page, "sign-in", "Lucia", "sette bellO")
             expect(page.locator("#account-error")).to_have_text("Errore: nome o parola d'ordine sbagliati")
             # The same refusal in English on the English page.
             page.goto(f"{server.base}/?lang=en")
-            page.fill("#account-name", "Lucia")
-            page.fill("#account-password", "sette bello")
-            page.click("#sign-up")
+            account(page, "sign-up", "Lucia", "sette bello")
             expect(page.locator("#account-error")).to_have_text("Error: that name is taken: choose another")
         finally:
             context.close()
+
+
+def account(page: Page, button: str, name: str, password: str) -> None:
+    """The lobby's account form filled and sent by one of its buttons (sign-up, sign-in)."""
+    page.fill("#account-name", name)
+    page.fill("#account-password", password)
+    page.click(f"#{button}")
