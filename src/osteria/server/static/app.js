@@ -68,10 +68,6 @@ function t(key, values) {
   return say(app.lang, key, values);
 }
 
-// A refusal of the server (fetchJson's error) in the page's words.
-function refusalText(error) {
-  return refusal(app.lang, error.code, error.message, error.values);
-}
 
 // The card names the server serves (cards.py's), with the notation itself as a fallback.
 function cardWords() {
@@ -163,7 +159,7 @@ async function main() {
   try {
     app.games = await fetchJson("/api/games");
   } catch (error) {
-    fatal(t("error", { message: refusalText(error) }));
+    fatal(t("error", { message: refusal(app.lang, error) }));
     return;
   }
   $("loading").hidden = true;
@@ -301,7 +297,7 @@ async function signIn(url) {
     $("account-password").value = "";
     renderAccount(account.name);
   } catch (error) {
-    $("account-error").textContent = t("error", { message: refusalText(error) });
+    $("account-error").textContent = t("error", { message: refusal(app.lang, error) });
   }
 }
 
@@ -311,7 +307,7 @@ async function signOut() {
     await fetchJson("/api/sign-out", { method: "POST", body: "{}" });
     renderAccount(null);
   } catch (error) {
-    $("account-error").textContent = t("error", { message: refusalText(error) });
+    $("account-error").textContent = t("error", { message: refusal(app.lang, error) });
   }
 }
 
@@ -345,7 +341,7 @@ async function quickJoin() {
     });
     location.href = joined.link;
   } catch (error) {
-    $("quick-error").textContent = t("error", { message: refusalText(error) });
+    $("quick-error").textContent = t("error", { message: refusal(app.lang, error) });
   }
 }
 
@@ -500,7 +496,7 @@ async function createTable() {
     });
     showInvites(created);
   } catch (error) {
-    $("create-error").textContent = t("error", { message: refusalText(error) });
+    $("create-error").textContent = t("error", { message: refusal(app.lang, error) });
   } finally {
     $("create").disabled = false;
   }
@@ -568,7 +564,7 @@ function showJoin(invite) {
       $("join").hidden = true;
       connect(joined.token);
     } catch (error) {
-      $("join-error").textContent = t("error", { message: refusalText(error) });
+      $("join-error").textContent = t("error", { message: refusal(app.lang, error) });
     }
   };
 }
@@ -664,7 +660,7 @@ async function passOn() {
       method: "POST", body: JSON.stringify(app.token ? { token: app.token } : {}),
     });
   } catch (error) {
-    showBanner(t("error", { message: refusalText(error) }), true);
+    showBanner(t("error", { message: refusal(app.lang, error) }), true);
     renderTools();
     return;
   }
@@ -693,7 +689,7 @@ async function leave() {
   } catch (error) {
     app.ws = ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) connect(app.token);
-    showBanner(t("error", { message: refusalText(error) }), true);
+    showBanner(t("error", { message: refusal(app.lang, error) }), true);
     renderTools();
     return;
   }
@@ -798,7 +794,7 @@ function receive(message) {
       if (app.table) renderResult();
       break;
     case "error":
-      app.error = refusal(app.lang, message.code, message.message);
+      app.error = refusal(app.lang, message);
       app.sent = null;
       // A refused hint or analysis is no longer awaited (the button may be pressed again).
       if (app.hint && app.hint.type === "pending") app.hint = null;

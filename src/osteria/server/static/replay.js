@@ -27,10 +27,6 @@ function t(key, values) {
   return say(page.lang, key, values);
 }
 
-// A refusal of the server (fetchJson's error) in the page's words.
-function refusalText(error) {
-  return refusal(page.lang, error.code, error.message, error.values);
-}
 
 function cardWords() {
   return {
@@ -88,7 +84,7 @@ async function main() {
         fetchJson(`/api/players/${player[1]}`)]);
     }
   } catch (error) {
-    fatal(t("error", { message: refusalText(error) }));
+    fatal(t("error", { message: refusal(page.lang, error) }));
     return;
   }
   $("loading").hidden = true;
@@ -327,7 +323,7 @@ async function analyse(index) {
   try {
     page.analyses.set(index, await fetchJson(`/api/tables/${encodeURIComponent(page.tableId)}/analysis/${index}`));
   } catch (error) {
-    page.analyses.set(index, { error: refusalText(error) });
+    page.analyses.set(index, { error: refusal(page.lang, error) });
   }
   if (page.deal === index) renderReplay();
 }

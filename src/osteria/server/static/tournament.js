@@ -14,10 +14,6 @@ function t(key, values) {
   return say(page.lang, key, values);
 }
 
-// A refusal of the server (fetchJson's error) in the page's words.
-function refusalText(error) {
-  return refusal(page.lang, error.code, error.message, error.values);
-}
 
 const post = (url, body) => fetchJson(url, { method: "POST", body: JSON.stringify(body) });
 
@@ -78,7 +74,7 @@ async function createTournament(event) {
     keep({ organiser: created.organiser });
     location.assign(`${created.link}${location.search}`);
   } catch (error) {
-    $("tn-create-error").textContent = t("error", { message: refusalText(error) });
+    $("tn-create-error").textContent = t("error", { message: refusal(page.lang, error) });
   }
 }
 
@@ -166,7 +162,7 @@ async function refresh() {
     if (page.pollFailed) $("tn-error").textContent = "";
     page.pollFailed = false;
   } catch (error) {
-    $("tn-error").textContent = t("error", { message: refusalText(error) });
+    $("tn-error").textContent = t("error", { message: refusal(page.lang, error) });
     page.pollFailed = true;
   }
   if (page.state.status !== "finished") page.timer = setTimeout(refresh, POLL_MS);
@@ -177,7 +173,7 @@ async function act(work) {
   try {
     await work();
   } catch (error) {
-    $("tn-error").textContent = t("error", { message: refusalText(error) });
+    $("tn-error").textContent = t("error", { message: refusal(page.lang, error) });
     page.pollFailed = false; // what the player did failed: it stays said
   }
 }
@@ -229,7 +225,7 @@ async function main() {
       $("new-tournament").hidden = false;
     }
   } catch (error) {
-    $("fatal").textContent = t("error", { message: refusalText(error) });
+    $("fatal").textContent = t("error", { message: refusal(page.lang, error) });
     $("fatal").hidden = false;
   }
   $("loading").hidden = true;

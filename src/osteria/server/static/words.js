@@ -478,10 +478,10 @@ export function amount(lang, value, signed = false) {
   }).format(whole ? Math.round(value) : value);
 }
 
-// A refusal of the server (an HTTP answer's or a table's error: its code, its message, the values
-// its words name) in the page's words where they have the kind, else as the server says it (a
-// request the page itself got wrong).
-export function refusal(lang, code, message, values = {}) {
+// A refusal of the server (fetchJson's error, or a table's error message: its code, its message,
+// the values its words name) in the page's words where they have the kind, else as the server
+// says it (a request the page itself got wrong).
+export function refusal(lang, { code, message, values = {} }) {
   const key = `refused_${code}`;
   return UI[lang] && key in UI[lang] ? say(lang, key, values) : message;
 }
