@@ -59,14 +59,20 @@ def test_calls_the_suit_with_most_trumps_and_the_re_of_a_void_suit() -> None:
     assert decision(match, 0) == "chiamu b Rs"
 
 
-def test_passes_with_a_weak_hand() -> None:
+def test_calls_even_with_a_weak_hand() -> None:
+    # Worth 1.45 basi with denari as trunfu, its best suit: passing would leave the call to a
+    # later seat, whose side wins more often than a weak caller's loses.
     match = first_deal("6d 7d 2c 3c 3s 4s 5s 3b 4b 5b")
-    assert decision(match, 0) == "passu"
+    assert decision(match, 0).startswith("chiamu d ")
 
 
 def test_plays_alone_only_with_a_very_strong_hand() -> None:
     strong = first_deal("6d As 2s Ab Rs Cs Fs 7s 6s Rc")
     assert decision(strong, 0) == "sulita s"
+    # Worth 5.5 basi in spade: alone (from 5.25).
+    alone = first_deal("6d 2d As 2s Rs 7s 5s 4s 3s 3c")
+    assert decision(alone, 0) == "sulita s"
+    # Worth 5.1: with an aiutu.
     good = first_deal("6d 2d As 2s Rs Cs 7s 5s 3c 4c")
     assert decision(good, 0).startswith("chiamu s ")
 
