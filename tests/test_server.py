@@ -215,6 +215,12 @@ def test_illegal_and_malformed_messages_get_errors_and_the_table_goes_on(base: s
                 error = await until(sender, "error")
                 assert error["code"] == code, (text[:40], error)
                 assert error["message"]
+                # Why the rules refuse an action is said in each of the page's languages too.
+                assert ("says" in error) == (code == "illegal")
+            await ws.send(json.dumps({"type": "play", "action": stranger}))
+            assert (await until(ws, "error"))["says"] == {
+                "it": f"{stranger} non si può giocare: non è in mano a te",
+                "en": f"you cannot play {stranger}: it is not in the hand"}
             # The mover's errors reached him only; his seat still plays.
             await ws.send(json.dumps({"type": "ping"}))
             assert (await until(ws, "pong"))["type"] == "pong"

@@ -3,6 +3,7 @@ what a page may show: never a card another seat holds unseen."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -23,7 +24,7 @@ from browser_harness import (
     wait_for_table,
     wait_for_turn_or_end,
 )
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocketRoute, expect
 
 from osteria.cards import CARD_STRINGS, SUIT_SYMBOLS, SUITS
 from osteria.rules import quattrigghiu
@@ -37,6 +38,34 @@ SYMBOL_CARD = re.compile(r"(10|[A2-9XFCR])([" + "".join(SUIT_SYMBOLS) + "])")
 def new_page(browser: Browser, **options: Any) -> tuple[BrowserContext, Page]:
     context = browser.new_context(**{"viewport": DESKTOP, **options})
     return context, context.new_page()
+
+
+def test_a_move_the_rules_refuse_is_said_in_the_pages_language(server: Server, page: Page) -> None:
+    # The page offers only legal moves: its socket goes through a route that swaps the card it
+    # sends for one its hand lacks, as a page that misread its hand would send.
+    swap: list[str] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        upstream = socket.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            if isinstance(message, str) and swap and json.loads(message).get("type") == "play":
+                message = json.dumps({**json.loads(message), "action": swap.pop()})
+            upstream.send(message)
+
+        socket.on_message(to_server)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    created = server.create("traversone", bot_players(4))
+    page.goto(f"{server.base}{created['link']}&lang=it")
+    wait_for_table(page)
+    wait_for_turn_or_end(page, 1)
+    hand = page.locator("#hand .card").evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
+    stranger = next(c for c in CARD_STRINGS[:40] if c not in hand)
+    swap.append(stranger)
+    page.locator("#hand .card.playable").first.click()
+    expect(page.locator("#prompt .error")).to_contain_text(f"{stranger} non si può giocare: non è in mano a te")
+    assert table_state(page)["mine"]  # still his turn, to play a card he holds
 
 
 def test_two_browsers_play_at_one_table(server: Server, browser: Browser) -> None:

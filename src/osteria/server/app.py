@@ -1045,7 +1045,16 @@ async def _read(websocket: WebSocket, tables: Tables, table: Table, client: Clie
                 background.add(task)
                 task.add_done_callback(background.discard)
         except TableError as exc:
-            client.send(_error(exc.code, exc.message, table.move))
+            client.send(_table_error(table, client, exc))
+
+
+def _table_error(table: Table, client: Client, exc: TableError) -> Message:
+    """A table's refusal as the client's error message: where the rules refused an action, with
+    ``says``, why in each of the client's languages, as its seat's view puts it."""
+    message = _error(exc.code, exc.message, table.move)
+    if exc.reason is not None:
+        message["says"] = {lang: table.table_view(lang, client.seat).reason(exc.reason) for lang in client.languages}
+    return message
 
 
 async def _answer(table: Table, client: Client, message: HintMessage | AnalysisMessage) -> None:

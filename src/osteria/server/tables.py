@@ -25,6 +25,7 @@ import orjson
 from osteria.bots import Bot, make_bot
 from osteria.bots.levels import LEVELS
 from osteria.engine import JSON, Game, IllegalAction, Match, RulesError, public_view
+from osteria.i18n import Reason
 from osteria.records import replay
 from osteria.rules import GAMES
 from osteria.server import club, fair
@@ -194,11 +195,12 @@ def lobby_entry(row: TableRow, game: Game, seats: Sequence[SeatRow], status: str
 
 class TableError(Exception):
     """A request the table refuses: ``code`` names the kind (see docs/online.md), ``status``
-    is the HTTP status when it came over HTTP."""
+    is the HTTP status when it came over HTTP; ``reason``, where the rules refused an action,
+    says why in a way each client's view puts in its own language."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, reason: Reason | None = None) -> None:
         super().__init__(message)
-        self.code, self.message, self.status = code, message, status
+        self.code, self.message, self.status, self.reason = code, message, status, reason
 
 
 @dataclass
@@ -886,7 +888,7 @@ class Table:
         try:
             self.match.play(action)
         except IllegalAction as exc:
-            raise TableError("illegal", str(exc)) from None
+            raise TableError("illegal", str(exc), reason=exc.reason) from None
         deal = self.match.deals[deal_index].deal
         actor, played = deal.history[-1]
         canonical = deal.action_str(played)
@@ -952,7 +954,7 @@ class Table:
         try:
             self.match.declare_last_round(seat)
         except IllegalAction as exc:
-            raise TableError("illegal", str(exc)) from None
+            raise TableError("illegal", str(exc), reason=exc.reason) from None
         declared = self.match.last_round
         assert declared is not None
         try:

@@ -479,9 +479,11 @@ export function amount(lang, value, signed = false) {
 }
 
 // A refusal of the server (fetchJson's error, or a table's error message: its code, its message,
-// the values its words name) in the page's words where they have the kind, else as the server
-// says it (a request the page itself got wrong).
-export function refusal(lang, { code, message, values = {} }) {
+// the values its words name, and where the rules refused an action why, in each language) in the
+// page's words where they have the kind, else as the server says it (a request the page itself
+// got wrong).
+export function refusal(lang, { code, message, values = {}, says = {} }) {
+  if (says[lang]) return says[lang]; // the rules' reason, said by the server in this language
   const key = `refused_${code}`;
   return UI[lang] && key in UI[lang] ? say(lang, key, values) : message;
 }
