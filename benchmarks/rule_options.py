@@ -16,10 +16,14 @@ made it. A lead to measure over duplicate boards, not a result.
 
     python benchmarks/rule_options.py quattrigghiu --deals 2000
     python benchmarks/rule_options.py calabresella --seats 5 --deals 500
+    python benchmarks/rule_options.py quattrigghiu --deals 2000 --aiuto-volontario true
+
+Rules options follow, as for ``osteria arena``.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 from collections import defaultdict
@@ -28,7 +32,7 @@ import osteria
 from osteria.arena.oracle import BREADTH, OraclePlayer
 from osteria.bots import HEURISTICS
 from osteria.bots.hybrid import candidates
-from osteria.cli import CommandParser
+from osteria.cli import CommandParser, UsageError, game_options
 from osteria.engine import Deal
 
 
@@ -43,14 +47,19 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--deals", type=int, default=1000, help="first deals of rule-based play (1000)")
     parser.add_argument("--seed", default="options")
-    args = parser.parse_args()
+    args, words = parser.parse_known_args()
+    try:
+        options = game_options(args.game, words)
+        osteria.game_rules(args.game, seats=args.seats, **options)
+    except (UsageError, osteria.RulesError) as exc:
+        parser.error(str(exc))
     rule = HEURISTICS[args.game]()
     valuer = OraclePlayer(args.game)
     rng = random.Random(args.seed)
     chosen: dict[str, list[float]] = defaultdict(list)
     gains: dict[tuple[str, str], list[float]] = defaultdict(list)
     for index in range(args.deals):
-        match = osteria.new_match(args.game, seed=f"{args.seed}/{index}", seats=args.seats)
+        match = osteria.new_match(args.game, seed=f"{args.seed}/{index}", seats=args.seats, **options)
         while not match.deal_due:
             deal, seat = match.deal, match.decider
             assert deal is not None and seat is not None
@@ -70,8 +79,10 @@ def main() -> None:
                     if other != was:
                         gains[was, other].append(valuer.playout(match, seat, actions[text]) - value)
             match.play(choice)
-    print(f"{args.game}{f' for {args.seats}' if args.seats else ''}: {args.deals} first deals of rule-based play,"
-          f" results in the deciding seat's {osteria.game_rules(args.game, seats=args.seats).unit}")
+    rules = osteria.game_rules(args.game, seats=args.seats, **options)
+    print(f"{args.game}{f' for {args.seats}' if args.seats else ''}"
+          f"{''.join(f' --{name} {json.dumps(value)}' for name, value in options.items())}: {args.deals} first deals of"
+          f" rule-based play, results in the deciding seat's {rules.unit}")
     for chosen_kind, values in sorted(chosen.items()):
         print(f"the rule chose {chosen_kind!r} {len(values)} times, the seat's mean {statistics.mean(values):+.3f}")
         for (was, other), diffs in sorted(gains.items()):
