@@ -50,7 +50,7 @@ def main() -> None:
     args, words = parser.parse_known_args()
     try:
         options = game_options(args.game, words)
-        osteria.game_rules(args.game, seats=args.seats, **options)
+        rules = osteria.game_rules(args.game, seats=args.seats, **options)
     except (UsageError, osteria.RulesError) as exc:
         parser.error(str(exc))
     rule = HEURISTICS[args.game]()
@@ -79,7 +79,6 @@ def main() -> None:
                     if other != was:
                         gains[was, other].append(valuer.playout(match, seat, actions[text]) - value)
             match.play(choice)
-    rules = osteria.game_rules(args.game, seats=args.seats, **options)
     print(f"{args.game}{f' for {args.seats}' if args.seats else ''}"
           f"{''.join(f' --{name} {json.dumps(value)}' for name, value in options.items())}: {args.deals} first deals of"
           f" rule-based play, results in the deciding seat's {rules.unit}")

@@ -49,9 +49,8 @@ def test_a_move_the_rules_refuse_is_said_in_the_pages_language(server: Server, p
         upstream = socket.connect_to_server()
 
         def to_server(message: str | bytes) -> None:
-            if isinstance(message, str) and swap and json.loads(message).get("type") == "play":
-                message = json.dumps({**json.loads(message), "action": swap.pop()})
-            upstream.send(message)
+            sent = json.loads(message) if isinstance(message, str) and swap else {}
+            upstream.send(json.dumps({**sent, "action": swap.pop()}) if sent.get("type") == "play" else message)
 
         socket.on_message(to_server)
 

@@ -1065,7 +1065,7 @@ async def _answer(table: Table, client: Client, message: HintMessage | AnalysisM
         else:
             client.send(await table.analysis(message.deal_index, client.send))
     except TableError as exc:
-        client.send(_error(exc.code, exc.message, table.move))
+        client.send(_table_error(table, client, exc))
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path = "osteria-data",

@@ -68,7 +68,6 @@ function t(key, values) {
   return say(app.lang, key, values);
 }
 
-
 // The card names the server serves (cards.py's), with the notation itself as a fallback.
 function cardWords() {
   const names = app.games && app.games.cards;

@@ -27,7 +27,6 @@ function t(key, values) {
   return say(page.lang, key, values);
 }
 
-
 function cardWords() {
   return {
     lang: page.lang,

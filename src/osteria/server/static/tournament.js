@@ -14,7 +14,6 @@ function t(key, values) {
   return say(page.lang, key, values);
 }
 
-
 const post = (url, body) => fetchJson(url, { method: "POST", body: JSON.stringify(body) });
 
 // What this browser holds of a tournament: the organiser's token, its own entry's token and place.
