@@ -15,6 +15,7 @@ import pytest
 import websockets
 
 import osteria
+from osteria.cards import card_symbol, parse_card
 from osteria.cli import main
 from osteria.rules import GAMES
 from osteria.server.fair import seed_hash, verify_record
@@ -218,9 +219,10 @@ def test_illegal_and_malformed_messages_get_errors_and_the_table_goes_on(base: s
                 # Why the rules refuse an action is said in each of the page's languages too.
                 assert ("says" in error) == (code == "illegal")
             await ws.send(json.dumps({"type": "play", "action": stranger}))
+            drawn = card_symbol(parse_card(stranger))  # the card as the table draws it: 2♦, not 2d
             assert (await until(ws, "error"))["says"] == {
-                "it": f"{stranger} non si può giocare: non è in mano a te",
-                "en": f"you cannot play {stranger}: it is not in the hand"}
+                "it": f"{drawn} non si può giocare: non è in mano a te",
+                "en": f"you cannot play {drawn}: it is not in the hand"}
             # The mover's errors reached him only; his seat still plays.
             await ws.send(json.dumps({"type": "ping"}))
             assert (await until(ws, "pong"))["type"] == "pong"

@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from osteria.cards import card_str
+
 DOMAIN = "osteria"
 SOURCE_LANGUAGE = "en"  # the language the sentences are written in: it needs no catalog
 DEFAULT_LANGUAGE = "it"
@@ -313,6 +315,13 @@ class OfSuit(NamedTuple):
     suit: int
 
 
+class OfCard(NamedTuple):
+    """A card named in a :class:`Reason`: its notation in the English, each table drawing it its
+    own way (A♦)."""
+
+    card: int
+
+
 SUIT_KEYS = ("suit_d", "suit_c", "suit_s", "suit_b")
 
 
@@ -327,14 +336,17 @@ class Reason:
         self.text = text
         self.values = values
 
-    def say(self, lang: str, name: Callable[[int], str] | None = None) -> str:
+    def say(self, lang: str, name: Callable[[int], str] | None = None,
+            card: Callable[[int], str] = card_str) -> str:
         def show(value: object) -> object:
             if isinstance(value, AtSeat):
                 return name(value.seat) if name is not None else message(lang, "seat_number", n=value.seat)
             if isinstance(value, OfSuit):
                 return message(lang, SUIT_KEYS[value.suit])
+            if isinstance(value, OfCard):
+                return card(value.card)
             if isinstance(value, Reason):
-                return value.say(lang, name)
+                return value.say(lang, name, card)
             return value
 
         return meaning(lang, self.text).format(**{k: show(v) for k, v in self.values.items()})

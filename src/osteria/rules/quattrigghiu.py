@@ -27,7 +27,7 @@ from osteria.engine import (
     TakenTrick,
     Terms,
 )
-from osteria.i18n import N_, AtSeat, OfSuit, Reason, Term
+from osteria.i18n import N_, AtSeat, OfCard, OfSuit, Reason, Term
 from osteria.openplay import OpenPlay, SuitPlay, chains_of
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 from osteria.trickplay import TrickPlay, TrumpCall
@@ -172,18 +172,18 @@ def playable(hand: int, trick: Sequence[int], trump: int, matador: bool) -> int:
 def card_refusal(hand: int, seat: int, c: int, trick: Sequence[int], trump: int) -> Reason:
     """Why ``seat``, holding ``hand``, may not play card ``c`` to ``trick`` (a card that
     ``playable`` refuses)."""
-    who, text = AtSeat(seat), CARD_STRINGS[c]
+    who, named = AtSeat(seat), OfCard(c)
     if not hand >> c & 1:
-        return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=text)
+        return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=named)
     led = trick[0]
     suit = led_suit(trump, led)
     if suit == trump:
         trumps = hand & TRUMP_MASK[trump]
         if trumps & ~MATADORS[trump] == 0 and matador_forced(trump, trumps, led):
             return Reason("{who} must play a trunfu: the {led} led forces a lower matador",
-                          who=who, led=CARD_STRINGS[led])
+                          who=who, led=OfCard(led))
         return Reason("{who} must follow with a trunfu (the spatigghia and the bastu are trunfi)", who=who)
-    return Reason("{who} must follow suit: {card} is not {suit}", who=who, card=text, suit=OfSuit(suit))
+    return Reason("{who} must follow suit: {card} is not {suit}", who=who, card=named, suit=OfSuit(suit))
 
 
 # -- the actions -----------------------------------------------------------------------------------
@@ -358,7 +358,7 @@ class QuattrigghiuDeal(Deal):
             c = (action - CALL_BASE) % 64
             if self.hands[seat] >> c & 1:
                 return Reason("{action!r}: {who} cannot call {card}, a card of the own hand; "
-                              "one calls a card one does not hold", action=text, who=who, card=CARD_STRINGS[c])
+                              "one calls a card one does not hold", action=text, who=who, card=OfCard(c))
             return Reason("{action!r}: a cavallo is called only by who holds all four re", action=text)
         return Reason("{action!r}: without aiuto_volontario the call names the trunfu and a re (chiamu SUIT CARD)",
                       action=text)

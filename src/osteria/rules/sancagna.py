@@ -30,7 +30,7 @@ from osteria.engine import (
     partner_of,
     side_of,
 )
-from osteria.i18n import N_, AtSeat, OfSuit, Reason, Term
+from osteria.i18n import N_, AtSeat, OfCard, OfSuit, Reason, Term
 from osteria.openplay import OpenPlay, SuitPlay, suit_chains
 from osteria.sampling import Unseen, first_showing, played_from, plays_of
 from osteria.trickplay import TrickPlay
@@ -92,7 +92,7 @@ def required(hand: int, led: int, trump: int) -> int:
 def card_refusal(hand: int, seat: int, card: int, led: int, trump: int) -> Reason:
     """Why ``seat`` may not play ``card`` to a trick led in ``led``: not held, or against
     "rispondi o taglia"."""
-    name, who = CARD_STRINGS[card], AtSeat(seat)
+    name, who = OfCard(card), AtSeat(seat)
     if not hand >> card & 1:
         return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=name)
     if hand & SUIT_MASK[led]:

@@ -38,7 +38,7 @@ from osteria.engine import (
     partner_of,
     side_of,
 )
-from osteria.i18n import N_, AtSeat, OfSuit, Reason, Term
+from osteria.i18n import N_, AtSeat, OfCard, OfSuit, Reason, Term
 from osteria.openplay import OpenPlay, SuitPlay
 from osteria.rules.tressette_family import (
     DEAL_THIRDS,
@@ -320,7 +320,7 @@ class TressetteDeal(Deal):
                 return Reason("{accuso!r}: {who} cannot declare it twice", accuso=a.text, who=who)
             return Reason("{accuso!r}: four of a kind is declared as the four", accuso=a.text)
         c, k = action % SIGNAL_STRIDE, action // SIGNAL_STRIDE
-        name = CARD_STRINGS[c]
+        name = OfCard(c)
         hand = self.hands[seat]
         if not hand >> c & 1:
             return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=name)

@@ -13,7 +13,7 @@ from typing import TypedDict
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, RANKS, SUIT_MASK, cards_of
 from osteria.engine import Deal, SeatCard, TakenTrick
-from osteria.i18n import AtSeat, OfSuit, Reason
+from osteria.i18n import AtSeat, OfCard, OfSuit, Reason
 from osteria.openplay import suit_chains
 from osteria.trickplay import CallAuction, TrickPlay
 
@@ -140,7 +140,7 @@ class TrickDeal(Deal):
         return [] if self.to_move is None else self.playable_cards()
 
     def why_illegal(self, action: int) -> Reason:
-        return self.card_problem(action) or Reason("{card} cannot be played now", card=CARD_STRINGS[action])
+        return self.card_problem(action) or Reason("{card} cannot be played now", card=OfCard(action))
 
     def perform(self, seat: int, action: int) -> None:
         self.play_card(action)
@@ -156,11 +156,11 @@ class TrickDeal(Deal):
             return Reason("the deal is over")
         hand = self.hands[seat]
         if not hand >> c & 1:
-            return Reason("{who} cannot play {card}: it is not in the hand", who=AtSeat(seat), card=CARD_STRINGS[c])
+            return Reason("{who} cannot play {card}: it is not in the hand", who=AtSeat(seat), card=OfCard(c))
         if self.trick:
             led = self.trick[0] // 13
             if c // 13 != led and hand & SUIT_MASK[led]:
-                return Reason("{who} must follow suit: {card} is not {suit}", who=AtSeat(seat), card=CARD_STRINGS[c],
+                return Reason("{who} must follow suit: {card} is not {suit}", who=AtSeat(seat), card=OfCard(c),
                               suit=OfSuit(led))
         return None
 

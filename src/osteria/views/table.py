@@ -247,7 +247,7 @@ class TableView:
     def reason(self, why: Reason) -> str:
         """Why the rules refuse an action, in the table's language; a seat is named as an object
         ("tocca a te"), which every language's sentence is written around."""
-        return why.say(self.lang, self.name_object)
+        return why.say(self.lang, self.name_object, card_symbol)
 
     def value(self, value: object, *, nested: bool = False) -> str:
         """Any JSON value, with cards as symbols and seats left as numbers."""
