@@ -23,9 +23,9 @@ from babel.messages.pofile import read_po
 import osteria
 from osteria import i18n
 from osteria.bots import RandomBot
-from osteria.cards import CARD_STRINGS, RANKS, SUITS
+from osteria.cards import CARD_STRINGS, RANKS, SUITS, card_symbol, parse_card
 from osteria.engine import IllegalAction
-from osteria.i18n import LOCALE_DIR, AtSeat, OfSuit, Reason, template
+from osteria.i18n import LOCALE_DIR, AtSeat, OfCard, OfSuit, Reason, template
 from osteria.rules import GAMES
 from osteria.tui import PlainTable
 from osteria.views import view_for
@@ -252,6 +252,15 @@ def test_a_reason_names_suits_and_seats_in_each_language() -> None:
     assert str(why) == "seat 2 must trump with swords, having no coins"
     assert why.say("it") == "senza denari, tocca a posto 2 tagliare con spade"
     assert why.say("it", {2: "Beppe"}.__getitem__) == "senza denari, tocca a Beppe tagliare con spade"
+
+
+def test_a_reason_names_its_card_as_each_table_draws_cards() -> None:
+    # A record's or an engine's error keeps the notation; a table draws the card as its hand shows it.
+    why = Reason("{who} cannot play {card}: it is not in the hand", who=AtSeat(1), card=OfCard(parse_card("Ad")))
+    assert str(why) == "seat 1 cannot play Ad: it is not in the hand"
+    assert why.say("it", card=card_symbol) == "A♦ non si può giocare: non è in mano a posto 1"
+    nested = Reason("{action!r}: {why}", action="Ad", why=why)
+    assert nested.say("en", card=card_symbol) == "'Ad': seat 1 cannot play A♦: it is not in the hand"
 
 
 @pytest.mark.parametrize("game", ["tressette", "calabresella", "quattrigghiu", "sancagna", "traversone"])
