@@ -92,11 +92,11 @@ def required(hand: int, led: int, trump: int) -> int:
 def card_refusal(hand: int, seat: int, card: int, led: int, trump: int) -> Reason:
     """Why ``seat`` may not play ``card`` to a trick led in ``led``: not held, or against
     "rispondi o taglia"."""
-    name, who = OfCard(card), AtSeat(seat)
+    named, who = OfCard(card), AtSeat(seat)
     if not hand >> card & 1:
-        return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=name)
+        return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=named)
     if hand & SUIT_MASK[led]:
-        return Reason("{who} must answer the suit led: {card} is not {suit}", who=who, card=name, suit=OfSuit(led))
+        return Reason("{who} must answer the suit led: {card} is not {suit}", who=who, card=named, suit=OfSuit(led))
     return Reason("{who} must trump with {trump}, having no {suit}", who=who, suit=OfSuit(led), trump=OfSuit(trump))
 
 

@@ -320,26 +320,26 @@ class TressetteDeal(Deal):
                 return Reason("{accuso!r}: {who} cannot declare it twice", accuso=a.text, who=who)
             return Reason("{accuso!r}: four of a kind is declared as the four", accuso=a.text)
         c, k = action % SIGNAL_STRIDE, action // SIGNAL_STRIDE
-        name = OfCard(c)
+        named = OfCard(c)
         hand = self.hands[seat]
         if not hand >> c & 1:
-            return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=name)
+            return Reason("{who} cannot play {card}: it is not in the hand", who=who, card=named)
         if self.trick:
             led = self.trick[0] // 13
             if c // 13 != led and hand & SUIT_MASK[led]:
-                return Reason("{who} must follow suit: {card} is not {suit}", who=who, card=name, suit=OfSuit(led))
+                return Reason("{who} must follow suit: {card} is not {suit}", who=who, card=named, suit=OfSuit(led))
             return Reason("{who} may not signal: only the leader of a trick signals", who=who)
         word = SIGNALS[k]
         if self.segni == "muto":
-            return Reason("no signals are played (segni muto): {card} {signal!r}", card=name, signal=word)
+            return Reason("no signals are played (segni muto): {card} {signal!r}", card=named, signal=word)
         if self.segni == "nord" and word not in NORD:
             return Reason("{signal!r} is not a signal of the segni nord (busso, striscio, volo)", signal=word)
         if self.segni == "sud" and word not in SUD:
             return Reason("{signal!r} is not a signal of the segni sud", signal=word)
         if self.segni == "sud" and self.suits_led >> (c // 13) & 1:
             return Reason("{card} {signal!r}: under the segni sud one speaks only on a suit not yet led",
-                          card=name, signal=word)
-        return Reason("{card} {signal!r}: the signal would not be true", card=name, signal=word)
+                          card=named, signal=word)
+        return Reason("{card} {signal!r}: the signal would not be true", card=named, signal=word)
 
     # -- playing ---------------------------------------------------------------------------------
 
