@@ -135,6 +135,53 @@ def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
     assert asyncio.run(play_moves()) == [[None]] * 12  # every seat at once, once
 
 
+MATCH_KEYS = ("options", "players", "results", "totals")
+
+
+def test_the_match_keys_seen_alike_are_kept_from_move_to_move_until_a_deal_ends() -> None:
+    """A server compares each move's views with the last ones: the match's keys are the same
+    objects from one move to the next, and made anew once a deal ends, with its result."""
+    match = Match(osteria.game_rules("tressette"), players=["a", "b", "c", "d"])
+    rng = random.Random(3)
+    play_random_action(match, rng)
+    first = match.observations()
+    kept = 0
+    while len(match.results) < 2:
+        before = match.observations()[0]
+        ended, dealt = len(match.results), len(match.deals)
+        play_random_action(match, rng)
+        after = match.observations()
+        assert after == [match.observation(s) for s in range(4)]
+        if (len(match.results), len(match.deals)) == (ended, dealt):
+            assert all(after[0][key] is before[key] for key in MATCH_KEYS)
+            kept += 1
+        else:
+            assert after[0]["results"] is not before["results"] and after[0]["deal_index"] == len(match.deals) - 1
+            assert len(after[0]["results"]) == len(match.results) and after[0]["totals"] == match.totals()
+    assert kept > 50 and first[0]["results"] == []
+
+
+def test_a_view_keeps_its_lines_while_a_move_changes_none(tmp_path: Path) -> None:
+    """The same list, which a server's comparison with the lines it sent finds alike at once; and
+    a view that has drawn a whole match keeps no entry for a card played without a word."""
+    match = Match(osteria.game_rules("tressette"), players=["a", "b", "c", "d"])
+    view = view_for(match.game, "en", match.players, 0)
+    rng = random.Random(5)
+    drawn = None
+    same = 0
+    while not match.finished:
+        play_random_action(match, rng)
+        obs = match.observations()[0]
+        lines = view.beside(obs)
+        assert lines == view_for(match.game, "en", match.players, 0).beside(obs)
+        if drawn is not None and lines == drawn:
+            assert lines is drawn
+            same += 1
+        drawn = lines
+    assert same > 20
+    assert view._entries and all(entry != (None, None) for entry in view._entries.values())
+
+
 class Listing(TableView):
     """A view whose status says every key of the observation."""
 

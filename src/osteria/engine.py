@@ -570,6 +570,8 @@ class Match:
         # The last deal each seat's declaration would make, for one deal and its dealer.
         self._last_deals: tuple[tuple[int, int] | None, dict[int, int | None]] = (None, {})
         self._last_deal: int | None = None
+        # The match's keys as ``observations`` gives them, with what they were made from.
+        self._shared_keys: tuple[tuple[object, ...], dict[str, JSON]] | None = None
 
     # -- deals -----------------------------------------------------------------------------
 
@@ -784,11 +786,22 @@ class Match:
         seats see alike is built once and held by each, to be read and not changed (a server
         observes every seat at every move)."""
         current = self.deal
-        match_keys = self._match_keys(0)
+        match_keys = self._shared_match_keys()
         by_deal: Sequence[Mapping[str, JSON]] = [{}] * self.game.seats if current is None else current.observations()
         result = self._shown_result()
         return [self._completed({**match_keys, "seat": seat}, deal_keys, seat, result)
                 for seat, deal_keys in enumerate(by_deal)]
+
+    def _shared_match_keys(self) -> dict[str, JSON]:
+        """The match's keys as ``observations`` gives them to every seat: the same objects from one
+        call to the next until a deal begins or ends, a name changes or a last round is declared.
+        A server observes every seat at every move and compares each view with the one before:
+        kept, they compare at once, and are not made and held again."""
+        made_from = (len(self.deals), len(self.results), self._finished, self._last_round, self._last_deal,
+                     tuple(self.players))
+        if self._shared_keys is None or self._shared_keys[0] != made_from:
+            self._shared_keys = made_from, self._match_keys(0)
+        return self._shared_keys[1]
 
     def _shown_result(self) -> JSON:
         """The current deal's result once it is over, else None."""

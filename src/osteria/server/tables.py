@@ -62,7 +62,10 @@ def changes(before: Message, after: Message, skip: tuple[str, ...] = ()) -> tupl
     are: a state's parts are made anew or, where cached, replaced, and never changed in place once
     sent (the tests hold every patch to the whole state it stands for)."""
     get = before.get
-    changed = {key: value for key, value in after.items() if key not in skip and get(key, _ABSENT) != value}
+    # A value kept from one state to the next (the match's keys, a cached part) is the same
+    # object, alike without being compared.
+    changed = {key: value for key, value in after.items()
+               if key not in skip and (old := get(key, _ABSENT)) is not value and old != value}
     return changed, [key for key in before if key not in after and key not in skip]
 
 

@@ -113,9 +113,10 @@ class Reads(Mapping[str, Any]):
 def unchanged(read: Mapping[str, object], obs: Observation) -> bool:
     """Whether ``obs`` holds what was read from another observation (see :class:`Reads`), each
     value of the same type and equal (``True`` is not ``1`` to a line)."""
+    get = obs.get
     for key, value in read.items():
-        now = obs.get(key, Reads)
-        if type(now) is not type(value) or now != value:
+        now = get(key, Reads)
+        if now is not value and (type(now) is not type(value) or now != value):
             return False
     return True
 
@@ -150,6 +151,7 @@ class TableView:
         # same sentences and the same actions of the deal so far.
         self._templates: dict[str, str] = {}
         self._entries: dict[tuple[int, str], tuple[str | None, str | None]] = {}
+        self._unlisted: set[str] = set()  # the actions neither declared nor a signal (see ``entry``)
         # The last history drawn, with its declarations and signals: the next one mostly goes on from it.
         self._drawn: tuple[list[list[object]], list[str], list[str]] = ([], [], [])
         # The lines of the match and the deal (see ``beside``) last drawn, with the keys they were
@@ -161,6 +163,8 @@ class TableView:
         self._action_cards: dict[str, int | None] = {}  # the card each action plays (see ordered)
         # The declarations' and the signals' lines last drawn, with the lists they were drawn from.
         self._listed: tuple[list[str], list[str], list[str]] | None = None
+        # The lines ``beside`` last gave, with the two lists they joined.
+        self._joined: tuple[list[str], tuple[list[str], list[str], list[str]], list[str]] | None = None
 
     def say(self, key: str, **values: object) -> str:
         if key not in self._templates:
@@ -197,7 +201,7 @@ class TableView:
             if None in found:
                 return cards
             keys = [(self.group_of(c), self.rank_key(c)) for c in found if c is not None]
-            if len(self._ordered) >= 64:  # the hands of a few states back: the rest will not come again
+            if len(self._ordered) >= 8:  # the hands of a few states back: the rest will not come again
                 self._ordered.clear()
             self._ordered[key] = [text for _, text in sorted(zip(keys, cards, strict=True))]
         return list(self._ordered[key])
@@ -332,7 +336,11 @@ class TableView:
         if self._listed is None or self._listed[0] is not declared or self._listed[1] is not signals:
             self._listed = declared, signals, [*self.listed(self.declarations_key, declared),
                                                *self.listed("signals", signals)]
-        return [*lines, *self._listed[2]]
+        # The same list while its lines are (read, not changed): a server compares each seat's
+        # lines with those it sent at the last move.
+        if self._joined is None or self._joined[0] is not lines or self._joined[1] is not self._listed:
+            self._joined = lines, self._listed, [*lines, *self._listed[2]]
+        return self._joined[2]
 
     def listed(self, key: str, items: Sequence[str]) -> list[str]:
         """A line listing ``items`` under the sentence ``key``; none for no item."""
@@ -368,11 +376,19 @@ class TableView:
     def entry(self, seat: int, action: str) -> tuple[str | None, str | None]:
         """An action of the history as the lines list it: as a declaration, or as a signal (a
         card played with a word after it), or neither (None, None)."""
+        if action in self._unlisted:
+            return None, None
         if (seat, action) not in self._entries:
             words = action.split()
             declared = f"{self.name(seat)}: {self.action(action)}" if self.declared(action) else None
             signal = (f"{self.name(seat)} {self.action(action)}"
                       if len(words) > 1 and card_of(words[0]) is not None else None)
+            if declared is None and signal is None:
+                # Most actions are cards played alone: each is kept once, not once a seat, so that
+                # a view serving a table for hours stays small (whether an action is listed does
+                # not depend on who made it).
+                self._unlisted.add(action)
+                return None, None
             self._entries[seat, action] = declared, signal
         return self._entries[seat, action]
 
@@ -385,17 +401,20 @@ class TableView:
         drawn, declared, signals = self._drawn
         if history[:len(drawn)] != drawn:
             drawn, declared, signals = [], [], []
-        new = history[len(drawn):]
-        if new:
-            drawn.extend(list(item) for item in new)  # the view's own: only it reads it
-            for seat, action in self.history({"history": new}):
-                entry = self.entry(seat, action)
-                # New lists: those returned before are the caller's.
-                if entry[0] is not None:
-                    declared = [*declared, entry[0]]
-                if entry[1] is not None:
-                    signals = [*signals, entry[1]]
-        self._drawn = drawn, declared, signals
+        unlisted, entries = self._unlisted, self._entries
+        for seat, action in history[len(drawn):]:
+            # No words to draw (left out, as ``history`` leaves it), or none listed.
+            if not isinstance(action, str) or action in unlisted:
+                continue
+            entry = entries.get((seat, action)) or self.entry(seat, action)
+            # New lists: those returned before are the caller's.
+            if entry[0] is not None:
+                declared = [*declared, entry[0]]
+            if entry[1] is not None:
+                signals = [*signals, entry[1]]
+        # The history's own actions, kept (an observation's parts are read, not changed), in a
+        # list of the view's own.
+        self._drawn = list(history), declared, signals
         return declared, signals
 
     def declarations(self, obs: Observation) -> list[str]:
