@@ -5,7 +5,9 @@ changed since the last state, alike to those a fresh view draws."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -180,6 +182,35 @@ def test_a_view_keeps_its_lines_while_a_move_changes_none(tmp_path: Path) -> Non
         drawn = lines
     assert same > 20
     assert view._entries and all(entry != (None, None) for entry in view._entries.values())
+
+
+def test_a_finished_match_stops_its_clock_and_nothing_holds_its_table(tmp_path: Path) -> None:
+    """The last move's stand-in clock is stopped when the match ends: a clock left for its ten
+    minutes would keep the whole table (its match, views and states) alive after it is let go."""
+    async def play_out() -> tuple[weakref.ref[Table], int]:
+        store = Store.open(tmp_path)
+        table = Table.create(store, Scheduler(ThreadPoolExecutor(1), 1), Settings(stand_in_after=600.0),
+                             "tressette", 4, {}, [("human", None, None)] * 4, "medio")
+        for s in table.seats:
+            if s.token is None:
+                table.join(table.row.invite, None, s.seat)
+        for s in table.seats:  # each player's page open, as a server's tables have them
+            table.connect(Client(s.seat, ("it",)))
+        rng = random.Random(2)
+        while not table.over:
+            seat = table.match.decider
+            assert seat is not None
+            table.play(seat, rng.choice(table.match.observation(seat)["legal_actions"]), move=table.move)
+            await asyncio.sleep(0)
+        deals = len(table.match.deals)
+        let_go = weakref.ref(table)
+        del table
+        gc.collect()
+        store.close()
+        return let_go, deals
+
+    let_go, deals = asyncio.run(play_out())
+    assert deals >= 2 and let_go() is None
 
 
 class Listing(TableView):

@@ -791,6 +791,9 @@ class Table:
     def resume(self) -> None:
         """Deal when a deal is due and let whoever must move next do so (a bot now, a player
         within the stand-in time)."""
+        if self.over and self._timer is not None:
+            self._timer.cancel()  # the last move's clock: nobody moves any more
+            self._timer = None
         if self.over or not self.started:
             return
         self._ensure_deal()
