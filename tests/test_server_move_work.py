@@ -90,6 +90,16 @@ def test_every_seat_observed_at_once_sees_what_it_sees_alone(game: str, options:
         play_random_action(match, rng)
 
 
+def tressette_of_four_people(store: Store) -> Table:
+    """A Tressette table whose four seats people took (called from within an event loop)."""
+    table = Table.create(store, Scheduler(ThreadPoolExecutor(1), 1), Settings(stand_in_after=600.0),
+                         "tressette", 4, {}, [("human", None, None)] * 4, "medio")
+    for s in table.seats:
+        if s.token is None:
+            table.join(table.row.invite, None, s.seat)
+    return table
+
+
 def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Four players, a watcher, and a second page of one player in the other language: the
@@ -97,11 +107,7 @@ def test_each_seat_is_observed_once_a_move_for_all_its_clients(tmp_path: Path,
     every seat at once."""
     async def play_moves() -> list[list[int | None]]:
         store = Store.open(tmp_path)
-        table = Table.create(store, Scheduler(ThreadPoolExecutor(1), 1), Settings(stand_in_after=600.0),
-                             "tressette", 4, {}, [("human", None, None)] * 4, "medio")
-        for s in table.seats:
-            if s.token is None:
-                table.join(table.row.invite, None, s.seat)
+        table = tressette_of_four_people(store)
         clients = [Client(s.seat, ("it",)) for s in table.seats] + [Client(None, ("it",)), Client(0, ("en",))]
         for client in clients:
             table.connect(client)
@@ -189,11 +195,7 @@ def test_a_finished_match_stops_its_clock_and_nothing_holds_its_table(tmp_path: 
     minutes would keep the whole table (its match, views and states) alive after it is let go."""
     async def play_out() -> tuple[weakref.ref[Table], int]:
         store = Store.open(tmp_path)
-        table = Table.create(store, Scheduler(ThreadPoolExecutor(1), 1), Settings(stand_in_after=600.0),
-                             "tressette", 4, {}, [("human", None, None)] * 4, "medio")
-        for s in table.seats:
-            if s.token is None:
-                table.join(table.row.invite, None, s.seat)
+        table = tressette_of_four_people(store)
         for s in table.seats:  # each player's page open, as a server's tables have them
             table.connect(Client(s.seat, ("it",)))
         rng = random.Random(2)
