@@ -791,17 +791,15 @@ class Table:
     def resume(self) -> None:
         """Deal when a deal is due and let whoever must move next do so (a bot now, a player
         within the stand-in time)."""
-        if self.over and self._timer is not None:
-            self._timer.cancel()  # the last move's clock: nobody moves any more
-            self._timer = None
-        if self.over or not self.started:
+        if not self.started:
             return
-        self._ensure_deal()
+        self._ensure_deal()  # none once the match (or the board) is over
         seat = self.match.decider
+        # A clock that is not this turn's stops, the last move's too once nobody moves any more.
         if self._timer is not None and self._timer_for != (seat, self.move):
             self._timer.cancel()
             self._timer = None
-        if seat is None or self._bot_task is not None:
+        if self.over or seat is None or self._bot_task is not None:
             return
         s = self.seats[seat]
         if s.kind == "bot" or s.stand_in:
