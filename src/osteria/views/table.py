@@ -401,12 +401,8 @@ class TableView:
         drawn, declared, signals = self._drawn
         if history[:len(drawn)] != drawn:
             drawn, declared, signals = [], [], []
-        unlisted, entries = self._unlisted, self._entries
-        for seat, action in history[len(drawn):]:
-            # No words to draw (left out, as ``history`` leaves it), or none listed.
-            if not isinstance(action, str) or action in unlisted:
-                continue
-            entry = entries.get((seat, action)) or self.entry(seat, action)
+        for seat, action in self.history({"history": history[len(drawn):]}):
+            entry = self.entry(seat, action)
             # New lists: those returned before are the caller's.
             if entry[0] is not None:
                 declared = [*declared, entry[0]]
