@@ -20,7 +20,7 @@ from fastapi import FastAPI
 from websockets.typing import Origin
 
 from osteria.server.app import create_app
-from osteria.server.tables import Settings
+from osteria.server.tables import Client, Settings, Table, Tables
 
 TIMEOUT = 30.0  # seconds a test waits for a message before it fails
 
@@ -126,3 +126,20 @@ async def until(ws: Any, wanted: str, log: list[dict[str, Any]] | None = None) -
             return message
         if log is not None:
             log.append(message)
+
+
+async def finished_table_of_three(tables: Tables) -> tuple[Table, list[str]]:
+    """A finished one-deal Traversone table of three people (each seat's first legal action); the
+    seats' tokens."""
+    people: list[tuple[str, str | None, str | None]] = [("human", None, name) for name in ("Anna", "Bruno", "Carla")]
+    table = tables.create("traversone", None, {"target": 1}, people, "facile")
+    assert table.seats[0].token is not None
+    tokens = [table.seats[0].token] + [table.join(table.row.invite, None, seat)[1] for seat in (1, 2)]
+    creator = Client(0)
+    table.connect(creator)  # the creator came once: every seat is taken, play begins
+    table.disconnect(creator)
+    while not table.match.finished:
+        seat = table.match.decider
+        assert seat is not None
+        table.play(seat, table.match.observation(seat)["legal_actions"][0])
+    return table, tokens

@@ -21,8 +21,19 @@ from hypothesis import strategies as st
 
 from osteria.server.scheduler import Scheduler
 from osteria.server.store import Store
-from osteria.server.tables import Client, Table, TableError, Tables
-from server_helpers import TIMEOUT, connect, create, play_seat, quick_settings, receive, served, until, ws_url
+from osteria.server.tables import TableError, Tables
+from server_helpers import (
+    TIMEOUT,
+    connect,
+    create,
+    finished_table_of_three,
+    play_seat,
+    quick_settings,
+    receive,
+    served,
+    until,
+    ws_url,
+)
 
 # Two people and a bot at a one-deal match: over in a few seconds.
 TWO_AND_A_BOT = [{"kind": "human", "name": "Anna"}, {"kind": "human"}, {"kind": "bot", "level": "facile"}]
@@ -336,23 +347,6 @@ def test_the_table_says_who_watches(tmp_path: Path) -> None:
 
 
 # -- the rule itself, over any order of asking and leaving -------------------------------------
-
-async def finished_table_of_three(tables: Tables) -> tuple[Table, list[str]]:
-    """A finished one-deal Traversone table of three people (each seat's first legal action); the
-    seats' tokens."""
-    people: list[tuple[str, str | None, str | None]] = [("human", None, name) for name in ("Anna", "Bruno", "Carla")]
-    table = tables.create("traversone", None, ONE_DEAL, people, "facile")
-    assert table.seats[0].token is not None
-    tokens = [table.seats[0].token] + [table.join(table.row.invite, None, seat)[1] for seat in (1, 2)]
-    creator = Client(0)
-    table.connect(creator)  # the creator came once: every seat is taken, play begins
-    table.disconnect(creator)
-    while not table.match.finished:
-        seat = table.match.decider
-        assert seat is not None
-        table.play(seat, table.match.observation(seat)["legal_actions"][0])
-    return table, tokens
-
 
 @settings(max_examples=15, deadline=None)
 @given(events=st.lists(st.tuples(st.sampled_from(("ask", "leave")), st.integers(0, 2)), max_size=8))

@@ -118,10 +118,10 @@ def test_an_unfinished_matchs_replay_shows_no_card_of_the_deal_in_play(tmp_path:
         record = httpx.get(f"{base}/api/tables/{table_id}/record").json()
         store = Store.open(tmp_path)
         try:
-            (row,) = [r for r in store.load_all() if r.id == table_id]
+            row = store.load_one(table_id)
         finally:
             store.close()
-    assert len(row.deals) == 2, "the second deal is dealt"
+    assert row is not None and len(row.deals) == 2, "the second deal is dealt"
     drawn = in_second.json()
     assert drawn["status"] == "playing" and not drawn["finished"] and len(drawn["deals"]) == 1
     # Only what the public record shows: the deal that is over, published whole at its end.

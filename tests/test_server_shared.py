@@ -22,7 +22,7 @@ import websockets
 
 from osteria.server.fair import verify_record
 from osteria.server.store import CLAIM_SPACE, SeatRow, Store, TableRow
-from server_helpers import TIMEOUT, connect, receive, until, ws_url
+from server_helpers import TIMEOUT, connect, create, play_seat, quick_settings, receive, served, until, ws_url
 from test_server_postgres import postgres_schema
 from test_server_restart import free_port, server_process
 
@@ -322,3 +322,23 @@ def test_a_tournament_made_in_one_process_is_joined_and_played_through_another(p
         # Two tables: on each board each seat's entries share one matchpoint between them.
         assert sum(x["matchpoints"] for x in state["standings"]) == 2 * 3
         assert {t["status"] for r in state["rounds"] for t in r["tables"]} == {"finished"}
+
+
+def test_a_finished_table_let_go_by_its_process_is_served_by_the_next_one_asked(postgres: str,
+                                                                                tmp_path: Path) -> None:
+    """A table whose play is over leaves its process's memory with its claim (see
+    ``Tables.drop_idle``): whichever process is asked for it next claims it and rebuilds it."""
+    settings = quick_settings(keep_over=0.05)
+    with served(tmp_path / "a", settings, postgres) as a, served(tmp_path / "b", settings, postgres) as b:
+        created = create(a, game="traversone", options={"target": 1},
+                         players=[{"kind": "human"}, {"kind": "bot", "level": "facile"}, {"kind": "bot"}])
+        table_id = created["table_id"]
+        final = asyncio.run(play_seat(ws_url(a, table_id, created["token"]), random.Random(3)))
+        assert final["table"]["status"] == "finished"
+        record = httpx.get(f"{a}/api/tables/{table_id}/record").json()
+        deadline = time.monotonic() + TIMEOUT
+        while claim_holder(postgres, table_id) is not None:
+            assert time.monotonic() < deadline, "the finished table was never let go"
+            time.sleep(0.05)
+        assert httpx.get(f"{b}/api/tables/{table_id}/record").json() == record
+        assert claim_holder(postgres, table_id) is not None  # b's now

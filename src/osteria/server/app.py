@@ -407,10 +407,11 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         state["tournaments"].resume_all()
         shared = [asyncio.create_task(_claim_free(tables)),
                   asyncio.create_task(_hear_others(tables, state["tournaments"]))] if store.shared else []
+        chores = [asyncio.create_task(_drop_idle(tables)), *shared]
         try:
             yield
         finally:
-            for task in shared:
+            for task in chores:
                 task.cancel()
             for table in tables.tables.values():
                 for client in list(table.clients):
@@ -657,13 +658,13 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
         own = signed_in(request) == account.name
         matches = []
         for held in store.tables_of(account.name):
-            table = tables().tables.get(held.table_id)
             if held.result is not None:
                 result = held.result
                 entry = {"status": "finished", "at": held.finished_at, "players": result["players"],
                          "totals": result["totals"], "place": result["places"][held.seat],
                          "won": held.seat in (result["winners"] or ())}
-            elif own and table is not None:  # one the rules could not rebuild is closed: not listed
+            elif own and (table := tables().served(held.table_id)) is not None:
+                # (one the rules could not rebuild is closed: not listed)
                 entry = {"status": table.status, "at": held.created, "players": [s.name for s in table.seats],
                          "totals": table.match.totals(), "place": None, "won": None}
             else:
@@ -927,6 +928,16 @@ def create_app(data: str | Path = "osteria-data", database: str | None = None,
                 await asyncio.wait_for(writer, timeout=5)
 
     return app
+
+
+async def _drop_idle(tables: Tables) -> None:
+    """Let the tables whose play is over go from memory once nobody uses them (``Tables.drop_idle``)."""
+    while True:
+        await asyncio.sleep(tables.settings.keep_over / 2)
+        try:
+            tables.drop_idle()
+        except Exception:
+            log.exception("the tables whose play is over could not be let go")
 
 
 async def _claim_free(tables: Tables) -> None:

@@ -86,6 +86,10 @@ SCHEMA = (
     # any process tells whether a round is done, and its scores, whichever process served it.
     """CREATE TABLE IF NOT EXISTS board_results (
         table_id TEXT PRIMARY KEY, tournament_id TEXT NOT NULL, board INTEGER NOT NULL, scores TEXT NOT NULL)""",
+    # The tables whose play is over (the match, or a tournament's board): a server starts without
+    # them and rebuilds one only when it is asked for, so that its start and its memory do not
+    # grow with the club's past. A database made before it marks each as it is first rebuilt.
+    """CREATE TABLE IF NOT EXISTS ended (table_id TEXT PRIMARY KEY)""",
 )
 
 CHAT_KEPT = 50  # chat lines a table sends to a newcomer
@@ -149,6 +153,7 @@ class TableRow:
     rematch_asked: set[int] = field(default_factory=set)  # the seats that asked for a rematch
     board_seed: str | None = None  # a tournament's table: the seed of the board it plays
     board_of: tuple[str, int] | None = None  # a tournament's table: the tournament and the board
+    ended: bool = False  # stored as over (see ``Store.end_table``)
 
 
 @dataclass
@@ -453,6 +458,10 @@ class Store:
             if account is not None:
                 cur.execute("INSERT INTO holders VALUES (?, ?, ?)", (table_id, seat, account))
 
+    def end_table(self, table_id: str) -> None:
+        """The table's play is over: a server starts without it from now on (see ``load_current``)."""
+        self._write("INSERT INTO ended VALUES (?) ON CONFLICT DO NOTHING", (table_id,))
+
     def add_board_result(self, table_id: str, tournament_id: str, board: int, scores: Sequence[float]) -> None:
         """The table finished its board with these deltas per seat (kept as first written)."""
         self._write("INSERT INTO board_results VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -496,12 +505,13 @@ class Store:
 
     # -- reads -------------------------------------------------------------------------------
 
-    def load_all(self) -> list[TableRow]:
-        """Every table with its seats, deals, actions and last chat lines, oldest table first."""
+    def load_current(self) -> list[TableRow]:
+        """Every table whose play is not stored as over (``end_table``), with its seats, deals,
+        actions and last chat lines, oldest table first."""
         return self._load(None)
 
     def load_one(self, table_id: str) -> TableRow | None:
-        """The table ``table_id`` as ``load_all`` reads it; None when there is none."""
+        """The table ``table_id`` as ``load_current`` reads it, over or not; None when there is none."""
         found = self._load(table_id)
         return found[0] if found else None
 
@@ -553,16 +563,18 @@ class Store:
                                      (TOURNAMENT_SPACE, tournament_id))
 
     def claim_free(self, held: Collection[str]) -> list[str]:
-        """The stored tables, but those in ``held``, that this process may serve from now on (see
-        ``claim``), claimed together: with PostgreSQL, those no process serves now."""
+        """The stored tables whose play is not over, but those in ``held``, that this process may
+        serve from now on (see ``claim``), claimed together: with PostgreSQL, those no process serves
+        now. One whose play is over is claimed when asked for (``claim``)."""
+        current = "SELECT id FROM tables WHERE NOT EXISTS (SELECT 1 FROM ended e WHERE e.table_id = tables.id)"
         if self._claims is None:
             with self._transaction() as cur:
-                return [r[0] for r in cur.fetchall("SELECT id FROM tables") if r[0] not in held]
+                return [r[0] for r in cur.fetchall(current) if r[0] not in held]
         with self._lock:
             # CASE, so that a table held already is never locked once more (its lock would be
             # held twice, and a session's lock goes only when released as often as taken).
             found = self._claims.execute(
-                "SELECT id FROM tables WHERE CASE WHEN id = ANY(%s) THEN false "
+                f"{current} AND CASE WHEN id = ANY(%s) THEN false "
                 "ELSE pg_try_advisory_lock(%s, hashtext(id)) END", (list(held), CLAIM_SPACE)).fetchall()
         return [r[0] for r in found]
 
@@ -615,10 +627,13 @@ class Store:
                 "SELECT table_id, scores FROM board_results WHERE tournament_id = ?", (tournament_id,))}
 
     def _load(self, only: str | None) -> list[TableRow]:
-        """The tables (only the one called ``only``, when given) with all they hold."""
+        """The tables with all they hold: only the one called ``only``, when given, else those
+        whose play is not over."""
 
         def of(column: str) -> tuple[str, tuple[str, ...]]:
-            return ("", ()) if only is None else (f" WHERE {column} = ?", (only,))
+            if only is None:
+                return f" WHERE {column} NOT IN (SELECT table_id FROM ended)", ()
+            return f" WHERE {column} = ?", (only,)
 
         with self._transaction() as cur:
             where, params = of("id")
@@ -646,6 +661,8 @@ class Store:
                 tables[r[0]].last_round = (r[1], r[2])
             for (table_id,) in cur.fetchall(f"SELECT table_id FROM listed{where}", params):
                 tables[table_id].listed = True
+            for (table_id,) in cur.fetchall(f"SELECT table_id FROM ended{where}", params):
+                tables[table_id].ended = True
             for table_id, seat, account in cur.fetchall(f"SELECT table_id, seat, account FROM holders{where}",
                                                         params):
                 tables[table_id].holders[seat] = account

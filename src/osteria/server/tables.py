@@ -296,6 +296,9 @@ class Settings:
     # Seconds between two looks, on a database that several processes share, for the tables that
     # no process serves any more (the one that did stopped), to serve them here.
     claim_every: float = 5.0
+    # Seconds a table whose play is over stays in memory after its last client left or it was
+    # last asked for; then it lives in the store alone until asked for again (``Tables.drop_idle``).
+    keep_over: float = 600.0
 
 
 class Table:
@@ -328,6 +331,7 @@ class Table:
         self._hinting: set[int] = set()
         self._analyses: dict[int, Message] = {}
         self._analysing = False
+        self.touched = time.monotonic()  # when it was last asked for, or its last client left
         self.rematch_agreed = set(row.rematch_asked)  # the seats whose players asked for a rematch
         for deal_index, (dealer, seed, published) in enumerate(row.deals):
             if row.last_round is not None and row.last_round[0] == deal_index:
@@ -630,6 +634,7 @@ class Table:
 
     def disconnect(self, client: Client) -> None:
         self.clients.discard(client)
+        self.touched = time.monotonic()
         client.close()
         if client.seat is not None:
             self.seats[client.seat].connections -= 1
@@ -809,6 +814,12 @@ class Table:
             self._timer = asyncio.get_running_loop().call_later(
                 self.settings.stand_in_after, self._stand_in, seat, self.move)
 
+    def idle_over(self, since: float) -> bool:
+        """Whether the table may leave memory: its play is over, nobody is here or works for it,
+        and nobody asked for it after ``since`` (a ``time.monotonic()``)."""
+        return (self.over and not self.clients and self._bot_task is None and not self._analysing
+                and not self._hinting and self.touched <= since)
+
     def close(self, code: int) -> None:
         """This process serves the table no more: nothing moves here any more (its bot and its
         stand-in's clock are stopped) and its clients are closed with ``code``."""
@@ -909,7 +920,7 @@ class Table:
         self.last = {"seat": actor, "action": canonical, "public": public, "move": self.move}
         if deal.over:
             seen = {}
-            self.store_finished()  # when the deal ended the match
+            self.store_over()  # when the deal ended the match or the board
             self.announce_deal_end(deal_index)
             for message in self._ensure_deal():
                 self.send_all(message)
@@ -918,10 +929,20 @@ class Table:
         self.resume()  # first, so that the state sent says when the next player's clock runs out
         self.broadcast_state(seen)
 
-    def store_finished(self) -> None:
-        """A finished match that people played is stored, with the ratings it changes, once: the
-        seat holders' (a guest, who has no account, plays as a newcomer and is not rated) and the
-        bots', by level."""
+    def store_over(self) -> None:
+        """Once play is over, the store is told, once: that the table ended (a server starts
+        without it, see ``Tables.drop_idle``), and a finished match that people played, with the
+        ratings it changes: the seat holders' (a guest, who has no account, plays as a newcomer
+        and is not rated) and the bots', by level."""
+        if not self.over:
+            return
+        if not self.row.ended:
+            try:
+                self.store.end_table(self.id)
+                self.row.ended = True
+            except Exception:
+                # The table stays among those a start rebuilds, which marks it then.
+                log.exception("table %s: its end could not be stored", self.id)
         if not self.match.finished or not any(s.kind == "human" for s in self.seats):
             return
         totals, winners = self.match.totals(), self.match.winners
@@ -1051,9 +1072,10 @@ class Table:
 
 
 class Tables:
-    """The tables this process serves: every stored one, loaded at start; with a database that
-    other processes share (PostgreSQL), those it claimed: at start, on being asked for one that
-    no process serves, and every ``Settings.claim_every`` seconds (see app.py)."""
+    """The tables this process serves: every stored one whose play is not over, loaded at start,
+    and one whose play is over while it is asked for (``drop_idle`` lets it go); with a database
+    that other processes share (PostgreSQL), those it claimed: at start, on being asked for one
+    that no process serves, and every ``Settings.claim_every`` seconds (see app.py)."""
 
     def __init__(self, store: Store, scheduler: Scheduler, settings: Settings) -> None:
         self.store, self.scheduler, self.settings = store, scheduler, settings
@@ -1063,7 +1085,7 @@ class Tables:
         # of its board's).
         self.board_opened: Callable[[Table], None] = lambda table: None
         claimed = set(store.claim_free(()))
-        for row in store.load_all():
+        for row in store.load_current():
             if row.id in claimed:
                 self._open(row)
 
@@ -1079,7 +1101,7 @@ class Tables:
             self._unbuilt.add(row.id)
             return None
         self.tables[row.id] = table
-        table.store_finished()  # in case the process that served it stopped before it could
+        table.store_over()  # in case the process that served it stopped before it could
         if row.board_of is not None:
             self.board_opened(table)
         return table
@@ -1110,19 +1132,41 @@ class Tables:
         """The stored tables that no process serves any more are served by this one from now on."""
         self.take_over(self.store.claim_free({*self.tables, *self._unbuilt}))
 
-    def get(self, table_id: str) -> Table:
-        """The table; one of a shared database that no process serves now is claimed first.
-        TableError: none is stored (404), or another process serves it (503)."""
-        if table_id not in self.tables and table_id not in self._unbuilt and self.store.shared \
-                and self.store.has_table(table_id):
-            if not self.store.claim(table_id):
-                self.store.ask_release(table_id)  # the table comes here, for the next try
-                raise TableError("elsewhere", f"table {table_id!r} is served by another process of this server: "
-                                 "try again (see docs/online.md, several processes)", 503)
+    def served(self, table_id: str) -> Table | None:
+        """The table, if this process serves it: a stored one that no process serves now (its
+        play over and let go from memory, or, with a shared database, its process stopped) is
+        claimed and rebuilt first. None: none is stored, or another process serves it."""
+        table = self.tables.get(table_id)
+        if table is None and table_id not in self._unbuilt and self.store.has_table(table_id) \
+                and self.store.claim(table_id):
             self.take_over([table_id])
-        if table_id not in self.tables:
-            raise TableError("not_found", f"no table {table_id!r}", 404)
-        return self.tables[table_id]
+            table = self.tables.get(table_id)
+        if table is not None:
+            table.touched = time.monotonic()
+        return table
+
+    def get(self, table_id: str) -> Table:
+        """The table, served here (see ``served``). TableError: none is stored (404), or another
+        process serves it (503)."""
+        table = self.served(table_id)
+        if table is not None:
+            return table
+        if table_id not in self._unbuilt and self.store.shared and self.store.has_table(table_id):
+            self.store.ask_release(table_id)  # the table comes here, for the next try
+            raise TableError("elsewhere", f"table {table_id!r} is served by another process of this server: "
+                             "try again (see docs/online.md, several processes)", 503)
+        raise TableError("not_found", f"no table {table_id!r}", 404)
+
+    def drop_idle(self) -> list[str]:
+        """The tables whose play is over and that nobody asked for or left in the last
+        ``Settings.keep_over`` seconds leave memory and their claim is let go: a club's past
+        stays in the store, and ``served`` rebuilds a table of it when asked. The ids dropped."""
+        since = time.monotonic() - self.settings.keep_over
+        dropped = [table_id for table_id, table in self.tables.items() if table.idle_over(since)]
+        for table_id in dropped:
+            del self.tables[table_id]
+            self.store.release(table_id)
+        return dropped
 
     def create(self, game: str, seats: int | None, options: dict[str, JSON],
                players: Sequence[tuple[str, str | None, str | None]], stand_in_level: str,
@@ -1189,7 +1233,7 @@ class Tables:
         not leave it or pass it on); None for anyone else."""
         if seat is None or table.row.rematch is None or seat not in table.row.rematch_tokens:
             return None
-        rematch = self.tables.get(table.row.rematch)
+        rematch = self.served(table.row.rematch)
         token = table.row.rematch_tokens[seat]
         held = None if rematch is None else rematch.seats[seat].token
         if rematch is None or held is None or not secrets.compare_digest(held.encode(), token.encode()):
