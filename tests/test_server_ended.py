@@ -151,3 +151,63 @@ def test_over_the_wire_a_finished_table_let_go_still_makes_its_rematch(tmp_path:
 
         mine, theirs = asyncio.run(second_ask_and_return())
         assert mine["table_id"] == theirs["table_id"] != table_id and (mine["seat"], theirs["seat"]) == (0, 1)
+
+
+def test_a_match_whose_ratings_were_not_stored_is_rebuilt_at_the_next_start_and_rated(tmp_path: Path) -> None:
+    def finished_rows() -> list[tuple[str]]:
+        with sqlite3.connect(tmp_path / "osteria.sqlite3") as db:
+            return db.execute("SELECT table_id FROM finished").fetchall()
+
+    async def first_run() -> str:
+        async with tables_of(tmp_path, quick_settings()) as tables:
+            def stopped(*args: Any, **kwargs: Any) -> bool:
+                raise RuntimeError("the database went away")
+
+            tables.store.finish_match = stopped  # type: ignore[method-assign]
+            table, _ = await finished_table_of_three(tables)
+            return table.id
+
+    async def restarted() -> set[str]:
+        async with tables_of(tmp_path, quick_settings()) as tables:
+            return set(tables.tables)
+
+    table_id = asyncio.run(first_run())
+    assert finished_rows() == []
+    assert asyncio.run(restarted()) == {table_id}  # not marked as ended: rebuilt, and rated now
+    assert finished_rows() == [(table_id,)]
+    assert asyncio.run(restarted()) == set()
+
+
+def test_a_board_whose_result_was_not_stored_is_rebuilt_at_the_next_start_and_its_round_ends(
+        tmp_path: Path) -> None:
+    async def first_run() -> tuple[str, str]:
+        async with tables_of(tmp_path, quick_settings()) as tables:
+            tournaments = Tournaments(tables)
+            made = tournaments.create("traversone", 3, {}, 1, 2, "facile")
+            store_result = tables.store.add_board_result
+            lost: list[str] = []
+
+            def stops_once(table_id: str, *args: Any) -> None:
+                if not lost:  # the process stops before the first table's result is stored
+                    lost.append(table_id)
+                    raise RuntimeError("the process was killed")
+                store_result(table_id, *args)
+
+            tables.store.add_board_result = stops_once  # type: ignore[method-assign]
+            made.start(made.row.organiser)
+            deadline = time.monotonic() + 3 * TIMEOUT
+            while len(lost) == 0 or not all(tables.tables[i].over for i in made.round_ids(0)):
+                assert time.monotonic() < deadline, made.state()
+                await asyncio.sleep(0.01)
+            assert made.status() == "playing"  # the round waits for the lost result
+            return made.id, lost[0]
+
+    async def restarted(tournament_id: str) -> tuple[set[str], str]:
+        async with tables_of(tmp_path, quick_settings()) as tables:
+            tournaments = Tournaments(tables)
+            tournaments.resume_all()
+            return set(tables.tables), tournaments.get(tournament_id).status()
+
+    tournament_id, lost = asyncio.run(first_run())
+    assert asyncio.run(restarted(tournament_id)) == ({lost}, "finished")
+    assert asyncio.run(restarted(tournament_id)) == (set(), "finished")

@@ -930,32 +930,41 @@ class Table:
         self.broadcast_state(seen)
 
     def store_over(self) -> None:
-        """Once play is over, the store is told, once: that the table ended (a server starts
-        without it, see ``Tables.drop_idle``), and a finished match that people played, with the
-        ratings it changes: the seat holders' (a guest, who has no account, plays as a newcomer
-        and is not rated) and the bots', by level."""
+        """Once play is over, what the store keeps of it, once: a finished match that people
+        played, with the ratings it changes (the seat holders': a guest, who has no account, plays
+        as a newcomer and is not rated; the bots', by level); then that the table ended
+        (``mark_ended``), where its board's result is not still to be stored (a tournament's
+        table is marked by its tournament, ``Tournament.store_result``)."""
         if not self.over:
             return
-        if not self.row.ended:
+        if self.match.finished and any(s.kind == "human" for s in self.seats):
+            totals, winners = self.match.totals(), self.match.winners
+            places = club.ranks(totals, winners, self.game.sense)
+            rated = [self.row.holders.get(s.seat) if s.kind == "human" else club.bot_player(s.level or "medio")
+                     for s in self.seats]
+            summary = {"players": [s.name for s in self.seats], "totals": totals, "winners": winners,
+                       "places": places}
             try:
-                self.store.end_table(self.id)
-                self.row.ended = True
+                self.store.finish_match(self.id, self.game.name, time.time(), summary, rated,
+                                        lambda before: club.rate([b or club.default_rating() for b in before], places))
             except Exception:
-                # The table stays among those a start rebuilds, which marks it then.
-                log.exception("table %s: its end could not be stored", self.id)
-        if not self.match.finished or not any(s.kind == "human" for s in self.seats):
+                # The match is over whatever happens to its ratings; the next start rates it.
+                log.exception("table %s: the finished match could not be stored with its ratings", self.id)
+                return
+        if self.board is None:
+            self.mark_ended()
+
+    def mark_ended(self) -> None:
+        """The store is told that the table's play is over, so that a server starts without it
+        (see ``Tables.drop_idle``): the last of what its end stores, since a start rebuilds only
+        the tables not marked, and so stores again whatever a stop kept from being stored."""
+        if self.row.ended:
             return
-        totals, winners = self.match.totals(), self.match.winners
-        places = club.ranks(totals, winners, self.game.sense)
-        rated = [self.row.holders.get(s.seat) if s.kind == "human" else club.bot_player(s.level or "medio")
-                 for s in self.seats]
-        summary = {"players": [s.name for s in self.seats], "totals": totals, "winners": winners, "places": places}
         try:
-            self.store.finish_match(self.id, self.game.name, time.time(), summary, rated,
-                                    lambda before: club.rate([b or club.default_rating() for b in before], places))
+            self.store.end_table(self.id)
+            self.row.ended = True
         except Exception:
-            # The match is over whatever happens to its ratings; the next start rates it.
-            log.exception("table %s: the finished match could not be stored with its ratings", self.id)
+            log.exception("table %s: its end could not be stored; the next start rebuilds it", self.id)
 
     def hold(self, seat: int, account: str | None) -> None:
         """``account`` holds the seat from now on, so that its match is his (None: no account)."""

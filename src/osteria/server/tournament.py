@@ -189,8 +189,10 @@ class Tournament:
             self.store_result(table, board)
 
     def store_result(self, table: Table, board: int) -> None:
+        """The result of a table that finished ``board``, then the table's end (``Table.mark_ended``)."""
         self.store.add_board_result(table.id, self.id, board, [
             float(sum(r.delta[seat] for r in table.match.results)) for seat in range(self.row.seats)])
+        table.mark_ended()
 
     def table_ended(self, table: Table, board: int) -> None:
         """A deal ended at ``table``: once it ends the board, its result is stored and the
