@@ -451,6 +451,19 @@ def test_a_copied_deal_and_its_original_play_on_without_touching_each_other(conf
                 copy = None
 
 
+@every_config
+def test_a_deal_tells_the_cards_it_was_dealt_as_the_game_dealt_them(config: Config) -> None:
+    rules = config.rules()
+    for seed in config.seeds("dealt", 5):
+        rng = random.Random(seed)
+        hands, stock = rules.deal_cards(rng)
+        deal = rules.new_deal(0, rng.randrange(rules.seats), hands, stock, [])
+        play_out(deal, rng)  # what it was dealt stays, whatever was played and exchanged since
+        told_hands, told_stock = deal.dealt_cards()
+        assert [sorted(h) for h in told_hands] == [sorted(h) for h in hands], seed
+        assert {r: sorted(c) for r, c in told_stock.items() if c} == {r: sorted(c) for r, c in stock.items() if c}
+
+
 # -- 6. a deal sampled from an observation shows the seat the same ------------------------------------
 
 @every_config

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import random
-from abc import ABC, abstractmethod
+from abc import ABC, ABCMeta, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, NotRequired, Self, TypedDict, cast
@@ -180,8 +180,46 @@ class CardSets(NamedTuple):
     action: Callable[[CardMask], Action]  # the action of a set of the cards
 
 
-class Deal(ABC):
+def attributes_of(obj: object) -> dict[str, Any]:
+    """An object's attributes by name, as they are now. In pure Python its ``__dict__`` itself;
+    compiled with mypyc (docs/research.md, *Speed*), where a class keeps its attributes in slots
+    that its ``__mypyc_attrs__`` names, a new dict of those set."""
+    try:
+        return obj.__dict__
+    except AttributeError:
+        found = {}
+        for name in getattr(type(obj), "__mypyc_attrs__", ()):
+            try:
+                found[name] = getattr(obj, name)
+            except AttributeError:  # not set on this object
+                continue
+        return found
+
+
+def copy_into(new: Any, original: object, containers: bool = True) -> None:
+    """Give ``new``, a bare object of ``original``'s class, its attributes; with ``containers``,
+    each list, dict and set of them copied one level deep."""
+    attributes = attributes_of(original)
+    try:
+        kept = new.__dict__
+    except AttributeError:  # compiled: each attribute through its slot
+        for name, value in attributes.items():
+            setattr(new, name, value.copy() if containers and isinstance(value, (list, dict, set)) else value)
+        return
+    kept.update(attributes)
+    if containers:
+        for name, value in attributes.items():
+            if isinstance(value, (list, dict, set)):
+                kept[name] = value.copy()
+
+
+class Deal(metaclass=ABCMeta):
     """One deal in progress. Actions are integers; the game maps them to and from strings."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        # A copy starts from a bare deal (``copy``). In pure Python object.__new__ makes one; a
+        # class compiled with mypyc makes one only through a __new__ of its own, as this.
+        return super().__new__(cls)
 
     seats: int
     dealer: int
@@ -214,11 +252,8 @@ class Deal(ABC):
         """An independent copy, for search: the attributes, with each list, dict and set copied
         one level deep (a game whose state nests deeper, or whose hot path needs a leaner copy,
         overrides this)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        for name, value in self.__dict__.items():
-            if isinstance(value, (list, dict, set)):
-                new.__dict__[name] = value.copy()
+        new = Deal.__new__(type(self))
+        copy_into(new, self)
         return new
 
     @property
@@ -304,6 +339,12 @@ class Deal(ABC):
     def same_side(self, a: Seat, b: Seat) -> bool:
         """Whether seats ``a`` and ``b`` play for one side in this deal."""
         return a == b
+
+    def dealt_cards(self) -> tuple[list[list[Card]], dict[str, list[Card]]]:
+        """The hands and the stock (the cards not dealt, by role) that this deal was dealt, as
+        ``Game.new_deal`` took them: what a sampled deal began with, for a framework that deals
+        it again card by card (OpenSpiel's chance nodes)."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no record of its cards as dealt")
 
     def as_dealt(self) -> Deal | None:
         """This deal as it was dealt, before its first action, for a search that replays a
@@ -544,6 +585,9 @@ class DealRecord:
 class Match:
     """A match in progress: the public, string-based API over a game's deals."""
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        return super().__new__(cls)  # a bare match for ``copy``, as ``Deal.__new__`` says
+
     def __init__(self, game: Game, *, players: Sequence[str] | None = None,
                  seed: int | str | None = None, dealer: int | None = None) -> None:
         self.game = game
@@ -688,8 +732,8 @@ class Match:
         """An independent copy, for a player that may read the whole match (the arena's oracle):
         the deal in progress copied (``Deal.copy``), the results so far, and the shuffles to come,
         the same as this match's. Playing on the copy leaves this match as it is."""
-        new = object.__new__(Match)
-        new.__dict__.update(self.__dict__)
+        new = Match.__new__(Match)
+        copy_into(new, self, containers=False)
         new.deals = self.deals[:]
         if new.deals:
             last = new.deals[-1]

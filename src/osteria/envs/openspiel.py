@@ -28,7 +28,6 @@ them, so OpenSpiel's ISMCTS (or MCTS on sampled states) can search without peeki
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -357,19 +356,10 @@ Start = tuple[int, list[list[int]], dict[str, list[int]]]  # the dealer, the han
 
 
 def _sample_with_start(rules: Game, view: dict[str, JSON], rng: random.Random) -> tuple[Deal, Start]:
-    """``rules.sample_deal(view, rng)`` and the cards the sampled deal was dealt with. The game's
-    sampler builds its deal with ``new_deal``, then replays the history: a copy of the rules
-    whose ``new_deal`` also records its cards hears them (the last deal built is the one kept)."""
-    starts: list[Start] = []
-
-    def recording(index: int, dealer: int, hands: Sequence[Sequence[int]], stock: dict[str, Sequence[int]],
-                  previous: Sequence[Any]) -> Deal:
-        starts.append((dealer, [list(h) for h in hands], {role: list(c) for role, c in stock.items()}))
-        return rules.new_deal(index, dealer, hands, stock, previous)
-
-    probe = copy.copy(rules)
-    setattr(probe, "new_deal", recording)  # noqa: B010 - mypy refuses to assign a method; the copy's own
-    return probe.sample_deal(view, rng), starts[-1]
+    """``rules.sample_deal(view, rng)`` and the cards the sampled deal was dealt with."""
+    deal = rules.sample_deal(view, rng)
+    hands, stock = deal.dealt_cards()
+    return deal, (deal.dealer, hands, stock)
 
 
 def deal_outcomes(rules: Game, dealer: int, hands: Sequence[Sequence[int]],

@@ -169,6 +169,10 @@ class CalabresellaDeal(TrickDeal):
         self.ceded: int | None = None
         self.history: list[tuple[int, int]] = []
 
+    def dealt_cards(self) -> tuple[list[list[int]], dict[str, list[int]]]:
+        _, hands, widow = self.dealt
+        return [cards_of(h) for h in hands], {"widow": cards_of(widow)}
+
     def as_dealt(self) -> CalabresellaDeal:
         game, hands, widow = self.dealt
         return CalabresellaDeal(game, self.dealer, [cards_of(h) for h in hands], cards_of(widow))

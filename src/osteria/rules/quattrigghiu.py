@@ -260,6 +260,7 @@ class QuattrigghiuDeal(Deal):
         self.matador: bool = game.options["matador"]
         self.volontario: bool = game.options["aiuto_volontario"]
         self.hands = [mask_of(hand) for hand in hands]
+        self.dealt = tuple(self.hands)
         self.first_of_match = first_of_match
         # Who held the 6 of denari: he speaks first in the first deal and deals the second.
         self.six_of_denari = self.holder(SIX_OF_DENARI)
@@ -281,6 +282,9 @@ class QuattrigghiuDeal(Deal):
         self.outcome = ""
         self.winning_side = -1
         self.history: list[tuple[int, int]] = []
+
+    def dealt_cards(self) -> tuple[list[list[int]], dict[str, list[int]]]:
+        return [cards_of(h) for h in self.dealt], {}  # every card is dealt
 
     def holder(self, c: int) -> int:
         return next(s for s in range(4) if self.hands[s] >> c & 1)

@@ -108,9 +108,9 @@ class MiniTressetteDeal(TrickDeal):
 
     action_strings = CARD_STRINGS
     action_numbers = CARD_OF_40
-    card_thirds = THIRDS
 
     def __init__(self, hands: Sequence[Sequence[int]], set_aside: Sequence[int]) -> None:
+        self.card_thirds = THIRDS
         self.seats = 2
         self.dealer = 1  # so that seat 0, the one after the dealer, leads
         self.history = []

@@ -235,6 +235,12 @@ class SancagnaDeal(Deal):
         self.last_trick: tuple[int, tuple[int, ...], int] | None = None  # leader, cards, winner
         self.history: list[tuple[int, int]] = []
 
+    def dealt_cards(self) -> tuple[list[list[int]], dict[str, list[int]]]:
+        _, hands, turned, bottom, _ = self.dealt
+        dealt = sum(1 << c for hand in hands for c in hand) | 1 << turned | 1 << bottom
+        return [list(hand) for hand in hands], {"turned": [turned], "bottom": [bottom],
+                                                "rest": cards_of(VENETA_52.mask & ~dealt)}
+
     def as_dealt(self) -> SancagnaDeal:
         game, hands, turned, bottom, tally = self.dealt
         return SancagnaDeal(game, self.dealer, hands, turned, bottom, tally)

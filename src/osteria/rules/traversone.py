@@ -92,6 +92,7 @@ class TraversoneDeal(TrickDeal):
         self.asso_bastoni: int = game.options["asso_bastoni"]
         self.zero_punti: str = game.options["zero_punti"]
         self.hands = [mask_of(h) for h in hands]
+        self.dealt = (tuple(self.hands), mask_of(leftover))
         self.card_thirds = card_thirds(self.asso_bastoni)
         # The first deal is led by the holder of the 4 of denari (the dealer's right if it was
         # left over), every later one by the dealer's right.
@@ -101,6 +102,10 @@ class TraversoneDeal(TrickDeal):
         # The cards left over after an even deal go, unseen, to the taker of the last trick.
         self.setup_play(leader, mask_of(leftover))
         self.history: list[tuple[int, int]] = []
+
+    def dealt_cards(self) -> tuple[list[list[int]], dict[str, list[int]]]:
+        hands, leftover = self.dealt
+        return [cards_of(h) for h in hands], {"widow": cards_of(leftover)} if leftover else {}
 
     def unlisted_action(self, text: str) -> int:
         words = text.split()

@@ -34,6 +34,7 @@ from osteria.engine import (
     SeatCard,
     TakenTrick,
     Terms,
+    copy_into,
     parse_cards,
     partner_of,
     side_of,
@@ -239,14 +240,17 @@ class TressetteDeal(Deal):
         self.history: list[tuple[int, int]] = []
 
     def copy(self) -> TressetteDeal:
-        new = object.__new__(TressetteDeal)
-        new.__dict__.update(self.__dict__)
+        new = Deal.__new__(TressetteDeal)
+        copy_into(new, self, containers=False)
         new.hands = self.hands[:]
         new.trick = self.trick[:]
         new.thirds = self.thirds[:]
         new.accusi = self.accusi[:]
         new.history = self.history[:]
         return new
+
+    def dealt_cards(self) -> tuple[list[list[int]], dict[str, list[int]]]:
+        return [cards_of(h) for h in self.dealt[1]], {}  # every card is dealt
 
     def as_dealt(self) -> TressetteDeal:
         game, hands, first_of_match = self.dealt
@@ -591,7 +595,7 @@ class _SeenCards:
     played, and the history as actions."""
 
     def __init__(self, obs: Mapping[str, JSON]) -> None:
-        history = cast(list[tuple[int, str]], obs["history"])
+        history = cast(list[SeatAction], obs["history"])
         plays = plays_of(history, 4)
         self.after = after = played_from(plays, 4)
         hands_seen = cast(list[list[str] | None], obs["hands"])
