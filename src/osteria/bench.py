@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from osteria import game_rules, new_match
+from osteria import engine, game_rules, new_match
 from osteria.engine import JSON, Deal, Match
 from osteria.rules import GAMES
 
@@ -372,6 +372,13 @@ def solver_speeds(games: Iterable[str] | None, seconds: float, out: Callable[[st
                 out(f"{label:46} {len(t.seconds):8} {1000 * t.median:10.2f} {1000 * t.p99:10.1f} {ratio:>8}")
 
 
+def engine_build() -> str:
+    """How the rules engine runs here: compiled with mypyc (built with OSTERIA_COMPILE=1, see
+    setup.py) or pure Python."""
+    compiled = not engine.__file__ or not engine.__file__.endswith(".py")
+    return "the engine compiled (mypyc)" if compiled else "the engine in pure Python"
+
+
 def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: bool = True, rounds: int = 5,
         playouts_only: bool = False, out: Callable[[str], None] = print) -> list[Speed]:
     """Measure and print a table: each osteria playout beside OpenSpiel's, as a ratio to hearts
@@ -390,7 +397,7 @@ def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: boo
     speeds = measure(playouts, seconds, rounds)
     by_name = {s.name: s for s in speeds}
     hearts = by_name.get("openspiel hearts")
-    out(f"random playouts, CPU time, median of {rounds} alternating rounds")
+    out(f"random playouts, CPU time, median of {rounds} alternating rounds; {engine_build()}")
     out(f"{'playout':34} {'deals/s':>10} {'decisions/s':>12} {'vs hearts':>10}")
     for s in speeds:
         against = f"{s.decisions_per_s / hearts.decisions_per_s:9.2f}x" if hearts else "-"
