@@ -12,14 +12,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 Card = int
 """A card: 13 times its suit's index in SUITS plus its rank's index in RANKS."""
 CardMask = int
 """A set of cards, card c as bit c."""
 
-SUITS = "dcsb"
-RANKS = "A23456789XFCR"
+# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
+SUITS: Final = "dcsb"
+RANKS: Final = "A23456789XFCR"
 RANKS_40 = "A234567FCR"
 
 DENARI, COPPE, SPADE, BASTONI = range(4)
@@ -27,7 +29,7 @@ DENARI, COPPE, SPADE, BASTONI = range(4)
 # The French suits that Italian players themselves use as equivalents: they render in any terminal.
 SUIT_SYMBOLS = ("♦", "♥", "♠", "♣")
 
-SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4))
+SUIT_MASK: Final = tuple(0x1FFF << (13 * s) for s in range(4))
 
 
 def card(rank: str, suit: str) -> Card:
@@ -54,10 +56,13 @@ def _rank_tables() -> tuple[tuple[int, ...], ...]:
 
 _RANKS_OF_BITS = _rank_tables()
 # Per suit, per 13-bit value: the cards as a tuple, so listing a hand is four lookups.
-_SUIT_CARDS = tuple(
+_SUIT_CARDS: Final = tuple(
     tuple(tuple(s * 13 + r for r in ranks) for ranks in _RANKS_OF_BITS) for s in range(4)
 )
-_D, _C, _S, _B = _SUIT_CARDS
+_D: Final = _SUIT_CARDS[0]
+_C: Final = _SUIT_CARDS[1]
+_S: Final = _SUIT_CARDS[2]
+_B: Final = _SUIT_CARDS[3]
 
 
 def cards_of(mask: int) -> list[int]:
@@ -87,8 +92,8 @@ def card_str(c: int) -> str:
     return RANKS[c % 13] + SUITS[c // 13]
 
 
-CARD_STRINGS = tuple(card_str(c) for c in range(52))
-_PARSE = {s: c for c, s in enumerate(CARD_STRINGS)}
+CARD_STRINGS: Final = tuple(card_str(c) for c in range(52))
+_PARSE: Final = {s: c for c, s in enumerate(CARD_STRINGS)}
 
 
 def card_named(text: object) -> int | None:
@@ -131,8 +136,8 @@ class Deck:
         return c in self.cards
 
 
-ITALIAN_40 = Deck("italiana-40", tuple(card(r, s) for s in SUITS for r in RANKS_40))
-VENETA_52 = Deck("veneta-52", tuple(range(52)))
+ITALIAN_40: Final = Deck("italiana-40", tuple(card(r, s) for s in SUITS for r in RANKS_40))
+VENETA_52: Final = Deck("veneta-52", tuple(range(52)))
 
 
 def make_rng(seed: int | str | None) -> random.Random:

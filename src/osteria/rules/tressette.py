@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypedDict, cast
+from typing import Final, TypedDict, cast
 
 from osteria.cards import (
     CARD_STRINGS,
@@ -58,9 +58,10 @@ from osteria.trickplay import TrickPlay
 
 # -- the cards -----------------------------------------------------------------------------------
 
-TRICKS = 10
+# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
+TRICKS: Final = 10
 
-FOUR_OF_DENARI = card("4", "d")
+FOUR_OF_DENARI: Final = card("4", "d")
 
 
 # -- accusi (bongioco) --------------------------------------------------------------------------
@@ -81,8 +82,8 @@ for _r in "A23":
         ACCUSI.append(Accuso("tris", _r, tuple(card(_r, s) for s in "dcsb" if s != _missing), 3))
 for _suit in "dcsb":
     ACCUSI.append(Accuso("napoletana", "A", tuple(card(r, _suit) for r in "A23"), 3))
-ACCUSO_BY_MASK = {a.mask: i for i, a in enumerate(ACCUSI)}
-FOUR_MASK = {a.rank: a.mask for a in ACCUSI if a.kind == "quattro"}
+ACCUSO_BY_MASK: Final = {a.mask: i for i, a in enumerate(ACCUSI)}
+FOUR_MASK: Final = {a.rank: a.mask for a in ACCUSI if a.kind == "quattro"}
 
 
 def accuso_named(text: str) -> Accuso | None:
@@ -99,7 +100,7 @@ def accuso_named(text: str) -> Accuso | None:
     return None if index is None else ACCUSI[index]
 
 
-ACCUSO_CARDS = sum(FOUR_MASK.values())  # the aces, twos and threes
+ACCUSO_CARDS: Final = sum(FOUR_MASK.values())  # the aces, twos and threes
 _ACCUSI_OF: dict[int, tuple[int, ...]] = {}  # by a hand's aces, twos and threes; filled as met
 
 
@@ -127,8 +128,8 @@ ORDINALS = ("seconda", "terza", "quarta", "quinta", "sesta", "settima", "ottava"
 SUD = ("napoli", *(f"ho_{n}" for n in CARICHI), *(f"voglio_{n}" for n in CARICHI), *ORDINALS, "volo")
 SIGNALS = ("", *dict.fromkeys(NORD + SUD))  # index 0: no signal
 SIGNAL_INDEX = {word: k for k, word in enumerate(SIGNALS) if word}
-SIGNAL_STRIDE = 64
-ACCUSO_BASE = SIGNAL_STRIDE * 32
+SIGNAL_STRIDE: Final = 64
+ACCUSO_BASE: Final = SIGNAL_STRIDE * 32
 _BUSSO, _STRISCIO, _VOLO = (SIGNAL_INDEX[w] for w in NORD)
 
 
@@ -176,9 +177,9 @@ def _action_strings() -> dict[int, str]:
     return strings
 
 
-ACTION_STRINGS = _action_strings()
-ACTION_OF = {s: a for a, s in ACTION_STRINGS.items()}
-CARD_OF = {CARD_STRINGS[c]: c for c in ITALIAN_40.cards}
+ACTION_STRINGS: Final = _action_strings()
+ACTION_OF: Final = {s: a for a, s in ACTION_STRINGS.items()}
+CARD_OF: Final = {CARD_STRINGS[c]: c for c in ITALIAN_40.cards}
 
 
 class TressetteObservation(TypedDict):

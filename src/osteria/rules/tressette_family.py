@@ -9,7 +9,7 @@ go to whoever takes the last trick. A deal of such a game subclasses :class:`Tri
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
+from typing import Final, TypedDict
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, RANKS, SUIT_MASK, cards_of
 from osteria.engine import Deal, SeatCard, TakenTrick
@@ -19,24 +19,25 @@ from osteria.trickplay import CallAuction, TrickPlay
 
 # Taking order within a suit, lowest first: 4 5 6 7 F C R A 2 3.
 ORDER = "4567FCRA23"
-STRENGTH = [0] * 52
+# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
+STRENGTH: Final = [0] * 52
 for _s in range(4):
     for _i, _r in enumerate(ORDER):
         STRENGTH[_s * 13 + RANKS.index(_r)] = _i
 
 # Points are counted in thirds: the ace is a whole point, twos, threes and figures a third.
-THIRDS = [0] * 52
+THIRDS: Final = [0] * 52
 for _c in ITALIAN_40.cards:
     THIRDS[_c] = {"A": 3, "2": 1, "3": 1, "F": 1, "C": 1, "R": 1}.get(RANKS[_c % 13], 0)
-LAST_TRICK_THIRDS = 3
+LAST_TRICK_THIRDS: Final = 3
 # The share of a playout's cards played at random, so that the playouts of one sampled deal differ
 # (``Deal.playout_action`` of Tressette and Traversone).
-PLAYOUT_SLIP = 0.2
+PLAYOUT_SLIP: Final = 0.2
 # Per card, the cards of its suit that beat it.
-STRONGER = [sum(1 << x for x in ITALIAN_40.cards if x // 13 == c // 13 and STRENGTH[x] > STRENGTH[c])
+STRONGER: Final = [sum(1 << x for x in ITALIAN_40.cards if x // 13 == c // 13 and STRENGTH[x] > STRENGTH[c])
             if (ITALIAN_40.mask >> c) & 1 else 0 for c in range(52)]
 # The whole thirds of a deal: card points and the last trick's point.
-DEAL_THIRDS = sum(THIRDS) + LAST_TRICK_THIRDS
+DEAL_THIRDS: Final = sum(THIRDS) + LAST_TRICK_THIRDS
 # The suits as the open-handed search orders them: by taking strength.
 FAMILY_CHAINS = suit_chains(STRENGTH, ITALIAN_40.mask)
 
