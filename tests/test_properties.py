@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import osteria
+from osteria.cards import shuffle
 
 from helpers import play_random_action, play_randomly
 
@@ -44,3 +45,14 @@ def test_tressette_without_the_faliante_a_three_of_a_kind_shows_others_its_rank_
             shown = declared.split()[1:]
             if s != seat:  # a three of a kind shows its rank, never its cards
                 assert not (len(shown) == 3 and len({c[0] for c in shown}) == 1), declared
+
+
+@settings(max_examples=500, deadline=None)
+@given(seed=st.integers(0, 2**64), size=st.integers(0, 52))
+def test_the_engines_shuffle_draws_what_pythons_shuffle_draws(seed: int, size: int) -> None:
+    # Every seed deals what it dealt when the deck was shuffled by random.shuffle itself.
+    ours, theirs = random.Random(seed), random.Random(seed)
+    cards, expected = list(range(size)), list(range(size))
+    shuffle(ours, cards)
+    theirs.shuffle(expected)
+    assert cards == expected and ours.getstate() == theirs.getstate()
