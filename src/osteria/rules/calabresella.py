@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
+from typing import Final
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, cards_of, mask_of, parse_card
 from osteria.engine import (
@@ -46,19 +47,20 @@ from osteria.trickplay import CallAuction, TrickPlay
 
 # -- the deal --------------------------------------------------------------------------------------
 # Three players hold 12 cards and four lie face down (the widow); four hold 10, five hold 8.
-HAND_SIZE = {3: 12, 4: 10, 5: 8}
-DISCARDS = 4  # what the caller lays aside at three, after taking the widow
-WINNING_POINTS = 6
+# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
+HAND_SIZE: Final = {3: 12, 4: 10, 5: 8}
+DISCARDS: Final = 4  # what the caller lays aside at three, after taking the widow
+WINNING_POINTS: Final = 6
 
 # -- the actions -----------------------------------------------------------------------------------
 # A card, alone or with a lead signal, is card + SIGNAL_STRIDE * signal (Tressette's numbering);
 # the bidding and the exchange come after every card action; a discard is a flag and its cards.
 BUSSO, STRISCIO = SIGNAL_INDEX["busso"], SIGNAL_INDEX["striscio"]
-PASSO = 256
-SOLA = 257
-CHIAMO = 320  # + the called card
-CEDO = 384  # + the card the caller gives for the called one
-SCARTO = 1 << 52  # | the bitmask of the four discarded cards
+PASSO: Final = 256
+SOLA: Final = 257
+CHIAMO: Final = 320  # + the called card
+CEDO: Final = 384  # + the card the caller gives for the called one
+SCARTO: Final = 1 << 52  # | the bitmask of the four discarded cards
 
 
 def _action_strings() -> dict[int, str]:
@@ -72,14 +74,14 @@ def _action_strings() -> dict[int, str]:
     return strings
 
 
-ACTION_STRINGS = _action_strings()
-ACTION_OF = {s: a for a, s in ACTION_STRINGS.items()}
+ACTION_STRINGS: Final = _action_strings()
+ACTION_OF: Final = {s: a for a, s in ACTION_STRINGS.items()}
 
 
 # The names of every two cards of the deck, the lower first, by their mask. A scarto's four cards
 # are two such pairs, so its string takes two lookups: the string API and the environments
 # spell all 1,820 scarti of a hand at once.
-PAIR_NAMES = {1 << a | 1 << b: f"{CARD_STRINGS[a]} {CARD_STRINGS[b]}"
+PAIR_NAMES: Final = {1 << a | 1 << b: f"{CARD_STRINGS[a]} {CARD_STRINGS[b]}"
               for a, b in combinations(sorted(ITALIAN_40.cards), 2)}
 
 
@@ -113,7 +115,7 @@ def scarti(hand: int) -> list[int]:
 # The seed's two tables, row by row: what the caller and (at five) his partner win, and what each
 # opponent pays, when the caller's side wins. When it loses, every sign turns. The winner gets as
 # many units as he has opponents; cappotto doubles, a sola doubles, a sola with cappotto quadruples.
-STAKES: dict[tuple[str, bool], dict[int, tuple[int, int, int]]] = {
+STAKES: Final[dict[tuple[str, bool], dict[int, tuple[int, int, int]]]] = {
     # (contract, cappotto): {seats: (caller, partner, each opponent)}
     ("chiamata", False): {3: (2, 0, 1), 4: (3, 0, 1), 5: (2, 1, 1)},
     ("chiamata", True): {3: (4, 0, 2), 4: (6, 0, 2), 5: (4, 2, 2)},
@@ -635,7 +637,7 @@ class Calabresella(Game):
         return last
 
 
-GLOSSARY = {
+GLOSSARY: Final = {
     "vinta": Term("the caller's side made 6 points or more"),
     "persa": Term("the caller's side made fewer than 6 points"),
     "chiamata": Term("the caller asks for a card he does not hold"),
@@ -653,4 +655,4 @@ GLOSSARY = {
     "mano": Term("a trick; also the end of the match called by the dealer"),
 }
 
-SIGNAL_NAMES = {word: tressette.SIGNAL_NAMES[word] for word in ("busso", "striscio")}
+SIGNAL_NAMES: Final = {word: tressette.SIGNAL_NAMES[word] for word in ("busso", "striscio")}

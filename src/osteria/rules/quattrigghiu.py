@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TypedDict
+from typing import Final, TypedDict
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, SUITS, card, cards_of, mask_of, parse_card
 from osteria.engine import (
@@ -39,7 +39,8 @@ from osteria.trickplay import TrickPlay, TrumpCall
 # (denari, coppe); in a short trump suit the ace ("'u puntu") comes fourth. Out of trump the
 # long suits run re to two, the short ones re, cavallo, fante, ace, then two up to seven.
 
-CARD_ORDERS: dict[str, dict[str, str]] = {
+# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
+CARD_ORDERS: Final[dict[str, dict[str, str]]] = {
     "d": {"trunfu": "As 7d Ab Ad Rd Cd Fd 2d 3d 4d 5d 6d",
           "c": "Rc Cc Fc Ac 2c 3c 4c 5c 6c 7c",
           "s": "Rs Cs Fs 7s 6s 5s 4s 3s 2s",
@@ -58,15 +59,15 @@ CARD_ORDERS: dict[str, dict[str, str]] = {
           "s": "Rs Cs Fs 7s 6s 5s 4s 3s 2s"},
 }
 
-SPATIGGHIA = card("A", "s")
-BASTU = card("A", "b")
-SIX_OF_DENARI = card("6", "d")
-MANIGGHIA = tuple(card("2" if suit in "sb" else "7", suit) for suit in SUITS)
-RE = tuple(card("R", suit) for suit in SUITS)
-CAVALLI = tuple(card("C", suit) for suit in SUITS)
-RE_MASK = mask_of(RE)
-TRICKS = 10
-WINNING = 6  # basi that settle a deal; 5 each is a riposta
+SPATIGGHIA: Final = card("A", "s")
+BASTU: Final = card("A", "b")
+SIX_OF_DENARI: Final = card("6", "d")
+MANIGGHIA: Final = tuple(card("2" if suit in "sb" else "7", suit) for suit in SUITS)
+RE: Final = tuple(card("R", suit) for suit in SUITS)
+CAVALLI: Final = tuple(card("C", suit) for suit in SUITS)
+RE_MASK: Final = mask_of(RE)
+TRICKS: Final = 10
+WINNING: Final = 6  # basi that settle a deal; 5 each is a riposta
 
 
 def _strengths(trump: str) -> tuple[list[int], int]:
@@ -84,14 +85,14 @@ def _strengths(trump: str) -> tuple[list[int], int]:
     return strength, mask_of(trumps)
 
 
-_TABLES = [_strengths(s) for s in SUITS]
-STRENGTH = tuple(t[0] for t in _TABLES)  # STRENGTH[trump][card]
-TRUMP_MASK = tuple(t[1] for t in _TABLES)  # TRUMP_MASK[trump]: the trunfi
+_TABLES: Final = [_strengths(s) for s in SUITS]
+STRENGTH: Final = tuple(t[0] for t in _TABLES)  # STRENGTH[trump][card]
+TRUMP_MASK: Final = tuple(t[1] for t in _TABLES)  # TRUMP_MASK[trump]: the trunfi
 # FOLLOW[trump][suit]: the cards that answer a lead of ``suit`` (the trunfi when it is trump).
-FOLLOW = tuple(tuple(TRUMP_MASK[t] if s == t else SUIT_MASK[s] & ~TRUMP_MASK[t] for s in range(4))
+FOLLOW: Final = tuple(tuple(TRUMP_MASK[t] if s == t else SUIT_MASK[s] & ~TRUMP_MASK[t] for s in range(4))
                for t in range(4))
 # The battittura (Quadrille's matadors): spatigghia, manigghia and bastu.
-MATADORS = tuple(mask_of((SPATIGGHIA, MANIGGHIA[t], BASTU)) for t in range(4))
+MATADORS: Final = tuple(mask_of((SPATIGGHIA, MANIGGHIA[t], BASTU)) for t in range(4))
 
 
 def trumps(trump: int | None) -> int:
@@ -189,13 +190,13 @@ def card_refusal(hand: int, seat: int, c: int, trick: Sequence[int], trump: int)
 # -- the actions -----------------------------------------------------------------------------------
 # Cards are their own numbers (below 52); the words follow.
 
-CALL_BASE = 64  # chiamu SUIT CARD: CALL_BASE + 64 * suit + card
-SULITA_BASE = CALL_BASE + 64 * 4  # sulita SUIT
-OPEN_BASE = SULITA_BASE + 4  # chiamu SUIT, with aiuto_volontario
-PASSU = OPEN_BASE + 4
-AIUTU = PASSU + 1
-TUTITA = PASSU + 2
-BASTA = PASSU + 3
+CALL_BASE: Final = 64  # chiamu SUIT CARD: CALL_BASE + 64 * suit + card
+SULITA_BASE: Final = CALL_BASE + 64 * 4  # sulita SUIT
+OPEN_BASE: Final = SULITA_BASE + 4  # chiamu SUIT, with aiuto_volontario
+PASSU: Final = OPEN_BASE + 4
+AIUTU: Final = PASSU + 1
+TUTITA: Final = PASSU + 2
+BASTA: Final = PASSU + 3
 
 
 def _action_strings() -> dict[int, str]:
@@ -209,8 +210,8 @@ def _action_strings() -> dict[int, str]:
     return strings
 
 
-ACTION_STRINGS = _action_strings()
-ACTION_OF = {s: a for a, s in ACTION_STRINGS.items()}
+ACTION_STRINGS: Final = _action_strings()
+ACTION_OF: Final = {s: a for a, s in ACTION_STRINGS.items()}
 
 # The phases of a deal, as observations name them.
 BIDDING, FORCED, VOLUNTEERS, PLAY, WINDOW, OVER = "chiamata", "chiamata_obbligata", "aiutu", "basi", "tutita", "fine"
@@ -581,7 +582,7 @@ def _check_rounds(value: JSON) -> str | None:
     return None
 
 
-FORGOTTEN = 6  # after the sixth basi the first six may no longer be looked at
+FORGOTTEN: Final = 6  # after the sixth basi the first six may no longer be looked at
 
 
 def forgotten_basi(tricks_played: int) -> int:
@@ -836,7 +837,7 @@ class Quattrigghiu(Game):
         return True, self.best_totals(results)
 
 
-GLOSSARY = {
+GLOSSARY: Final = {
     "passu": Term("I pass"),
     "chiamu": Term("I call: I name trumps and the king whose holder will be my partner"),
     "cu' m'aiuta?": Term("who will help me? (the partnership call)"),

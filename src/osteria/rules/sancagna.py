@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import NotRequired, TypedDict
+from typing import Final, NotRequired, TypedDict
 
 from osteria.cards import CARD_STRINGS, RANKS, SUIT_MASK, SUITS, VENETA_52, card, cards_of, suit_of
 from osteria.engine import (
@@ -39,13 +39,14 @@ from osteria.trickplay import TrickPlay
 # The order is upside down: in trump the re rules, in the other suits the four. Both orders are
 # written lowest first; the points are the seed's two tables (30 in trump, 14 in each other suit).
 
-TRUMP_ORDER = "56789CA234XFR"
-PLAIN_ORDER = "56789XFCRA234"
-TRUMP_POINTS = {"R": 8, "F": 6, "X": 5, "4": 4, "3": 3, "2": 2, "A": 1, "C": 1}
-PLAIN_POINTS = {"4": 4, "3": 3, "2": 2, "A": 1, "R": 1, "C": 1, "F": 1, "X": 1}
-DECK_POINTS = 72
-HAND_SIZE = 6
-TRICKS = 6
+# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
+TRUMP_ORDER: Final = "56789CA234XFR"
+PLAIN_ORDER: Final = "56789XFCRA234"
+TRUMP_POINTS: Final = {"R": 8, "F": 6, "X": 5, "4": 4, "3": 3, "2": 2, "A": 1, "C": 1}
+PLAIN_POINTS: Final = {"4": 4, "3": 3, "2": 2, "A": 1, "R": 1, "C": 1, "F": 1, "X": 1}
+DECK_POINTS: Final = 72
+HAND_SIZE: Final = 6
+TRICKS: Final = 6
 
 
 def _tables() -> tuple[list[list[int]], list[list[int]]]:
@@ -113,8 +114,8 @@ def suits_lacked(led: int, c: int, trump: int) -> int:
 # Card points add up across deals until a side calls itself out right after a trick it took:
 # with 21 one circle, with 42 two, and what lies beyond carries into the next smazzata.
 
-ONE_CIRCLE = 21
-TWO_CIRCLES = 42
+ONE_CIRCLE: Final = 21
+TWO_CIRCLES: Final = 42
 
 def reckoned_tally(results: Sequence[Mapping[str, JSON]], *, revokes_cost: bool) -> list[int]:
     """Both sides' tallies carried into the next deal, as a player keeps them in his head
@@ -145,8 +146,8 @@ def reckoned_tally(results: Sequence[Mapping[str, JSON]], *, revokes_cost: bool)
 # A player shows his partner, silently and truly, that he holds the re, fante or dieci of trump
 # ("vecion", "vecia", "comodin") or a four ("gnagnà"): each once a deal, before one of his cards.
 
-CENNI = ("vecion", "vecia", "comodin", "gnagna")
-FOURS = sum(1 << card("4", s) for s in SUITS)
+CENNI: Final = ("vecion", "vecia", "comodin", "gnagna")
+FOURS: Final = sum(1 << card("4", s) for s in SUITS)
 
 
 def cenno_cards(kind: int, trump: int) -> int:
@@ -155,7 +156,7 @@ def cenno_cards(kind: int, trump: int) -> int:
 
 
 # By trump, each cenno's cards: asked at every turn of the card play.
-CENNO_CARDS = tuple(tuple(FOURS if word == "gnagna" else 1 << (trump * 13 + RANKS.index("RFX"[kind]))
+CENNO_CARDS: Final = tuple(tuple(FOURS if word == "gnagna" else 1 << (trump * 13 + RANKS.index("RFX"[kind]))
                           for kind, word in enumerate(CENNI)) for trump in range(len(SUITS)))
 
 
@@ -164,16 +165,16 @@ CENNO_CARDS = tuple(tuple(FOURS if word == "gnagna" else 1 << (trump * 13 + RANK
 # player later plays a card he should have played then, or shows it when the deal ends), and it
 # costs the guilty side 3 circles and 9 points.
 
-REVOKE_CIRCLES = 3
-REVOKE_POINTS = 9
+REVOKE_CIRCLES: Final = 3
+REVOKE_POINTS: Final = 9
 
 # -- the action strings ---------------------------------------------------------------------------
 
-CENNO_BASE = 52
-FUORI = CENNO_BASE + len(CENNI)
-AVANTI = FUORI + 1
-ACTION_STRINGS = (*CARD_STRINGS, *(f"cenno {word}" for word in CENNI), "fuori", "avanti")
-ACTION_OF = {s: a for a, s in enumerate(ACTION_STRINGS)}
+CENNO_BASE: Final = 52
+FUORI: Final = CENNO_BASE + len(CENNI)
+AVANTI: Final = FUORI + 1
+ACTION_STRINGS: Final = (*CARD_STRINGS, *(f"cenno {word}" for word in CENNI), "fuori", "avanti")
+ACTION_OF: Final = {s: a for a, s in enumerate(ACTION_STRINGS)}
 
 
 class SancagnaObservation(TypedDict):
@@ -606,7 +607,7 @@ class Sancagna(Game):
 
 
 # Game terms as (italiano, English); the keys include the ASCII words of the actions and outcomes.
-GLOSSARY = {
+GLOSSARY: Final = {
     "vecion": Term("the king of trumps, the highest card"),
     "vecia": Term("the jack of trumps, the second card"),
     "comodin": Term("the ten of trumps, the third card"),
@@ -632,7 +633,7 @@ GLOSSARY = {
     "revoca": Term("failing to follow suit (or to trump) when able: 3 circles and 9 points off"),
 }
 
-SIGNAL_NAMES = {
+SIGNAL_NAMES: Final = {
     "vecion": Term("I hold the king of trumps"),
     "vecia": Term("I hold the jack of trumps"),
     "comodin": Term("I hold the ten of trumps"),

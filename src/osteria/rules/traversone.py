@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from osteria.cards import CARD_STRINGS, ITALIAN_40, SUIT_MASK, card, cards_of, mask_of, parse_card
 from osteria.engine import (
@@ -47,7 +48,8 @@ from osteria.trickplay import TrickPlay
 
 # -- the cards -----------------------------------------------------------------------------------
 # Card points as in Tressette, except that the ace of bastoni may be worth 11 or 18 (option).
-ACE_OF_BASTONI = card("A", "b")
+# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
+ACE_OF_BASTONI: Final = card("A", "b")
 
 
 def card_thirds(asso_bastoni: int) -> list[int]:
@@ -57,12 +59,12 @@ def card_thirds(asso_bastoni: int) -> list[int]:
 
 
 # -- the scores of a deal --------------------------------------------------------------------------
-CAPPOTTO_OTHERS = 11  # what every other player scores when one player takes every point
-ZERO_POINTS = 10  # what a player who took no point scores (zero_punti "dieci")
+CAPPOTTO_OTHERS: Final = 11  # what every other player scores when one player takes every point
+ZERO_POINTS: Final = 10  # what a player who took no point scores (zero_punti "dieci")
 
 
 # The cards are the actions.
-CARD_OF = {CARD_STRINGS[c]: c for c in ITALIAN_40.cards}
+CARD_OF: Final = {CARD_STRINGS[c]: c for c in ITALIAN_40.cards}
 
 
 class TraversoneObservation(PlayObservation):
@@ -311,7 +313,7 @@ class Traversone(Game):
         return True, self.best_totals(results)
 
 
-GLOSSARY = {
+GLOSSARY: Final = {
     "giocata": Term("a deal played out with no cappotto"),
     "a perdere": Term("the aim is to take as few points as possible"),
     "traversone": Term("tressette to lose, everyone for himself"),
