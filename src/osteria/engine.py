@@ -180,37 +180,26 @@ class CardSets(NamedTuple):
     action: Callable[[CardMask], Action]  # the action of a set of the cards
 
 
-def attributes_of(obj: object) -> dict[str, Any]:
-    """An object's attributes by name, as they are now. In pure Python its ``__dict__`` itself;
-    compiled with mypyc (docs/research.md, *Speed*), where a class keeps its attributes in slots
-    that its ``__mypyc_attrs__`` names, a new dict of those set."""
-    try:
-        return obj.__dict__
-    except AttributeError:
-        found = {}
-        for name in getattr(type(obj), "__mypyc_attrs__", ()):
-            try:
-                found[name] = getattr(obj, name)
-            except AttributeError:  # not set on this object
-                continue
-        return found
-
-
 def copy_into(new: Any, original: object, containers: bool = True) -> None:
     """Give ``new``, a bare object of ``original``'s class, its attributes; with ``containers``,
-    each list, dict and set of them copied one level deep."""
-    attributes = attributes_of(original)
-    try:
+    each list, dict and set of them copied one level deep. In pure Python they are the object's
+    ``__dict__``; compiled with mypyc (docs/research.md, *Speed*), a class keeps them in slots
+    that its ``__mypyc_attrs__`` names, each given through its own."""
+    names = getattr(type(original), "__mypyc_attrs__", None)
+    if names is None:
         kept = new.__dict__
-    except AttributeError:  # compiled: each attribute through its slot
-        for name, value in attributes.items():
-            setattr(new, name, value.copy() if containers and isinstance(value, (list, dict, set)) else value)
+        kept.update(original.__dict__)
+        if containers:
+            for name, value in kept.items():
+                if isinstance(value, (list, dict, set)):
+                    kept[name] = value.copy()
         return
-    kept.update(attributes)
-    if containers:
-        for name, value in attributes.items():
-            if isinstance(value, (list, dict, set)):
-                kept[name] = value.copy()
+    for name in names:
+        try:
+            value = getattr(original, name)
+        except AttributeError:  # not set on this object
+            continue
+        setattr(new, name, value.copy() if containers and isinstance(value, (list, dict, set)) else value)
 
 
 class Deal(metaclass=ABCMeta):
