@@ -345,3 +345,20 @@ def test_the_table_gives_hints_and_analyses_deals(lang: str, hint_word: str, yes
         assert word in text
     assert ("Non c'è una smazzata finita numero 7" if lang == "it" else "There is no finished deal number 7") in text
     assert text.count("── Anal") == len(match.results)  # every deal offered, every offer taken
+
+
+def test_a_hint_says_another_action_is_worth_more_only_where_the_shown_values_say_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The maestro kept its choice by a margin below what two decimals show: no note, equal values.
+    def close_values(game: str, observation: object, legal: list[str], seed: object, **_: object) -> Evaluation:
+        return Evaluation(legal[0], {legal[0]: 0.4987, legal[1]: 0.5012, **{a: -1.0 for a in legal[2:]}}, 16)
+
+    monkeypatch.setattr(analysis_module, "maestro_evaluation", close_values)
+    match = osteria.new_match("tressette", seed=1)
+    seat = match.decider
+    assert seat is not None
+    found = hint(match.observation(seat))
+    first, second = match.legal_actions()[:2]
+    assert found.values[first] == found.values[second] == 0.5 and not found.outvalued()
+    lines = ReviewWords(view_for(match.game, "en", match.players, seat)).hint_lines(found)
+    assert sum("+0.50" in line for line in lines) == 2

@@ -50,6 +50,9 @@ from osteria.rules import GAMES
 MAX_NODES = 200_000
 # Costs below this are the rounding of float means, not a loss.
 NEGLIGIBLE = 1e-9
+# The decimals of a hint's values as every table shows them: the values are rounded so, and the
+# note that another action is worth more than the advice holds where, and only where, they show it.
+HINT_DECIMALS = 2
 # An action of a deal with what preceded it: (seat, action, the deal before it, the decider's observation).
 Position = tuple[int, int, Deal, dict[str, Any]]
 
@@ -97,7 +100,8 @@ def hint(observation: Mapping[str, Any], *, time_limit: float = 1.0, seed: int |
     if len(legal) == 1:
         return Hint(legal[0], {}, GAMES[game].unit, 0)
     evaluation = maestro_evaluation(game, observation, legal, seed, time_limit=time_limit, samples=samples)
-    values = {action: evaluation.values[action] for action in legal if action in evaluation.values}
+    values = {action: round(evaluation.values[action], HINT_DECIMALS) for action in legal
+              if action in evaluation.values}
     return Hint(evaluation.choice, values, GAMES[game].unit, evaluation.samples)
 
 
