@@ -19,7 +19,8 @@ Card = int
 CardMask = int
 """A set of cards, card c as bit c."""
 
-# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
+# Module constants here and in the rules modules are Final: the compiled engine (setup.py)
+# reads a Final constant directly instead of by its name at each use.
 SUITS: Final = "dcsb"
 RANKS: Final = "A23456789XFCR"
 RANKS_40 = "A234567FCR"

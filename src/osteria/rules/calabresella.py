@@ -47,7 +47,6 @@ from osteria.trickplay import CallAuction, TrickPlay
 
 # -- the deal --------------------------------------------------------------------------------------
 # Three players hold 12 cards and four lie face down (the widow); four hold 10, five hold 8.
-# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
 HAND_SIZE: Final = {3: 12, 4: 10, 5: 8}
 DISCARDS: Final = 4  # what the caller lays aside at three, after taking the widow
 WINNING_POINTS: Final = 6

@@ -39,7 +39,6 @@ from osteria.trickplay import TrickPlay, TrumpCall
 # (denari, coppe); in a short trump suit the ace ("'u puntu") comes fourth. Out of trump the
 # long suits run re to two, the short ones re, cavallo, fante, ace, then two up to seven.
 
-# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
 CARD_ORDERS: Final[dict[str, dict[str, str]]] = {
     "d": {"trunfu": "As 7d Ab Ad Rd Cd Fd 2d 3d 4d 5d 6d",
           "c": "Rc Cc Fc Ac 2c 3c 4c 5c 6c 7c",

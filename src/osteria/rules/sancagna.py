@@ -39,7 +39,6 @@ from osteria.trickplay import TrickPlay
 # The order is upside down: in trump the re rules, in the other suits the four. Both orders are
 # written lowest first; the points are the seed's two tables (30 in trump, 14 in each other suit).
 
-# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
 TRUMP_ORDER: Final = "56789CA234XFR"
 PLAIN_ORDER: Final = "56789XFCRA234"
 TRUMP_POINTS: Final = {"R": 8, "F": 6, "X": 5, "4": 4, "3": 3, "2": 2, "A": 1, "C": 1}

@@ -48,7 +48,6 @@ from osteria.trickplay import TrickPlay
 
 # -- the cards -----------------------------------------------------------------------------------
 # Card points as in Tressette, except that the ace of bastoni may be worth 11 or 18 (option).
-# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
 ACE_OF_BASTONI: Final = card("A", "b")
 
 

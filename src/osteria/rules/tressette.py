@@ -58,7 +58,6 @@ from osteria.trickplay import TrickPlay
 
 # -- the cards -----------------------------------------------------------------------------------
 
-# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
 TRICKS: Final = 10
 
 FOUR_OF_DENARI: Final = card("4", "d")

@@ -19,7 +19,6 @@ from osteria.trickplay import CallAuction, TrickPlay
 
 # Taking order within a suit, lowest first: 4 5 6 7 F C R A 2 3.
 ORDER = "4567FCRA23"
-# Final: the compiled engine (setup.py) reads these constants directly, not by name at each use.
 STRENGTH: Final = [0] * 52
 for _s in range(4):
     for _i, _r in enumerate(ORDER):
