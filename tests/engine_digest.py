@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 import osteria
-from osteria import engine
+from osteria.bench import engine_compiled
 from osteria.engine import Match
 from osteria.records import replay
 from osteria.rules import GAMES
@@ -64,8 +64,7 @@ def sampled(match: Match, rng: random.Random) -> list[Any]:
 
 def main() -> int:
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    compiled = not (engine.__file__ or "").endswith(".py")
-    print(json.dumps({"compiled": compiled, "games": {game: digest_of_game(game, matches) for game in GAMES}}))
+    print(json.dumps({"compiled": engine_compiled(), "games": {game: digest_of_game(game, matches) for game in GAMES}}))
     return 0
 
 

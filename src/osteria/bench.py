@@ -372,11 +372,14 @@ def solver_speeds(games: Iterable[str] | None, seconds: float, out: Callable[[st
                 out(f"{label:46} {len(t.seconds):8} {1000 * t.median:10.2f} {1000 * t.p99:10.1f} {ratio:>8}")
 
 
+def engine_compiled() -> bool:
+    """Whether the rules engine runs compiled here (built with OSTERIA_COMPILE=1, see setup.py)."""
+    return not (engine.__file__ or "").endswith(".py")
+
+
 def engine_build() -> str:
-    """How the rules engine runs here: compiled with mypyc (built with OSTERIA_COMPILE=1, see
-    setup.py) or pure Python."""
-    compiled = not engine.__file__ or not engine.__file__.endswith(".py")
-    return "the engine compiled (mypyc)" if compiled else "the engine in pure Python"
+    """How the rules engine runs here, as the bench's first line says it."""
+    return "the engine compiled (mypyc)" if engine_compiled() else "the engine in pure Python"
 
 
 def run(games: Iterable[str] | None = None, seconds: float = 2.0, reference: bool = True, rounds: int = 5,
